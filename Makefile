@@ -1,0 +1,90 @@
+# pinrun: build, test, install. GNU make.
+#   make                 build ./pinrun
+#   make check           unit tests and the bats suites
+#   make WERROR=1        warnings are errors (CI)
+#   make SAN=1 check     everything under ASan+UBSan
+#   make install PREFIX=/usr DESTDIR=/tmp/stage
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+PKG_CONFIG ?= pkg-config
+INSTALL ?= install
+CFLAGS ?= -O2 -g
+
+# The warnings come after the user's CFLAGS so that no CFLAGS drops them.
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wpointer-arith -Wundef -Wvla
+ifeq ($(WERROR),1)
+WARNINGS += -Werror
+endif
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+endif
+
+HWLOC_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc)
+HWLOC_LIBS := $(shell $(PKG_CONFIG) --libs hwloc)
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -MP
+ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
+
+PURE_OBJS := cpulist.o topotree.o policy.o location.o
+OBJS := pinrun.o host.o topology.o $(PURE_OBJS)
+UNIT_TESTS := tests/unit/test_cpulist tests/unit/test_policy \
+	tests/unit/test_location
+HELPERS := tests/helpers/mempolicy
+
+all: pinrun
+
+# Rebuild everything when the compiler or its flags change (SAN=1 after a
+# plain build must not link old objects).
+BUILD_ID := $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(ALL_LDFLAGS) $(HWLOC_LIBS)
+.build-flags: FORCE
+	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
+
+pinrun: $(OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(HWLOC_LIBS)
+
+topology.o: topology.c .build-flags
+	$(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) -c -o $@ $<
+
+%.o: %.c .build-flags
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+tests/unit/test_%: tests/unit/test_%.o $(PURE_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+tests/unit/%.o: tests/unit/%.c .build-flags
+	$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
+tests/helpers/%: tests/helpers/%.c .build-flags
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
+check: pinrun $(UNIT_TESTS) $(HELPERS)
+	PINRUN=$(CURDIR)/pinrun tests/run
+
+format-check:
+	clang-format --dry-run -Werror *.c *.h tests/unit/*.c tests/unit/*.h \
+		tests/helpers/*.c
+
+install: pinrun
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(COMPLETIONDIR)
+	$(INSTALL) -m 755 pinrun $(DESTDIR)$(BINDIR)/pinrun
+	$(INSTALL) -m 644 man/pinrun.1 $(DESTDIR)$(MANDIR)/man1/pinrun.1
+	$(INSTALL) -m 644 completion/pinrun.bash \
+		$(DESTDIR)$(COMPLETIONDIR)/pinrun
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pinrun $(DESTDIR)$(MANDIR)/man1/pinrun.1 \
+		$(DESTDIR)$(COMPLETIONDIR)/pinrun
+
+clean:
+	rm -f pinrun *.o *.d .build-flags $(UNIT_TESTS) tests/unit/*.o \
+		tests/unit/*.d $(HELPERS) tests/helpers/*.d
+
+.PHONY: all check format-check install uninstall clean FORCE
+.SECONDARY: $(UNIT_TESTS:=.o)
+
+-include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

@@ -1,0 +1,589 @@
+/*
+ * policy.c: the placement rules of pinrun(1), over the flattened topology.
+ * Pure: no system calls, no hwloc, no messages. The caller measures the
+ * machine (current CPU, load, allowed set) and words the errors; this file
+ * only decides which CPUs, and in which order follow mode hands them out.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+static const char *const names[] = {
+	[POLICY_NONE] = "none",
+	[POLICY_HOT] = "hot",
+	[POLICY_SAME_CHIP] = "same-chip",
+	[POLICY_SAME_NUMA] = "same-numa",
+	[POLICY_SAME_CACHE] = "same-cache",
+	[POLICY_SPREAD] = "spread",
+	[POLICY_CPUS] = "cpus",
+};
+
+const char *policy_name(enum policy_kind kind)
+{
+	return names[kind];
+}
+
+enum topo_type policy_level(enum policy_kind kind)
+{
+	switch (kind) {
+	case POLICY_SAME_CHIP:
+		return TOPO_PACKAGE;
+	case POLICY_SAME_NUMA:
+		return TOPO_NUMA;
+	case POLICY_SAME_CACHE:
+		return TOPO_L3;
+	default:
+		return TOPO_PU;
+	}
+}
+
+static int fail(struct policy_error *err, enum policy_err code,
+		unsigned long value, unsigned long value2)
+{
+	err->code = code;
+	err->value = value;
+	err->value2 = value2;
+	return -1;
+}
+
+/* Every CPU of set must exist, be online and allowed. */
+static int check_cpus(const struct topology *t, const struct cpuset *set,
+		      const struct cpuset *allowed, struct policy_error *err)
+{
+	for (int c = cpulist_next(set, -1); c >= 0; c = cpulist_next(set, c)) {
+		if (!cpulist_has(&t->complete, (unsigned)c))
+			return fail(err, POLICY_E_NOT_EXIST, (unsigned)c, 0);
+		if (!cpulist_has(&t->usable, (unsigned)c))
+			return fail(err, POLICY_E_OFFLINE, (unsigned)c, 0);
+		if (!cpulist_has(allowed, (unsigned)c))
+			return fail(err, POLICY_E_NOT_ALLOWED, (unsigned)c, 0);
+	}
+	return 0;
+}
+
+static double busy_of(const struct policy_request *req, unsigned cpu)
+{
+	return cpu < req->busy_len ? req->busy[cpu] : 0.0;
+}
+
+/* The allowed CPUs of object o. */
+static void obj_allowed(const struct topology *t, int o,
+			const struct cpuset *allowed, struct cpuset *out)
+{
+	cpulist_zero(out);
+	tree_obj_cpus(t, o, out);
+	cpulist_and(out, out, allowed);
+}
+
+/* Keep the lowest allowed PU of each core in set. */
+static void one_per_core(const struct topology *t, struct cpuset *set,
+			 struct cpuset *dropped)
+{
+	int last_core = TOPO_NONE;
+
+	cpulist_zero(dropped);
+	for (unsigned i = 0; i < t->npus; i++) {
+		unsigned cpu = tree_pu_os(t, i);
+
+		if (!cpulist_has(set, cpu))
+			continue;
+		if (t->pu_core[i] == last_core) {
+			cpulist_del(set, cpu);
+			cpulist_add(dropped, cpu);
+		}
+		last_core = t->pu_core[i];
+	}
+}
+
+/* --- domains: one package, NUMA node or L3 ---------------------------- */
+
+struct domains {
+	unsigned count;
+	const int *objs; /* level objects, or NULL for NUMA nodes */
+	const struct topology *t;
+};
+
+static int domain_obj(const struct domains *d, unsigned i)
+{
+	return d->objs ? d->objs[i] : d->t->numa[i].attach;
+}
+
+static int pick_domain(const struct topology *t,
+		       const struct policy_request *req,
+		       const struct domains *d, struct policy_plan *plan,
+		       struct policy_error *err)
+{
+	struct cpuset cpus;
+	double best = 2.0;
+	int pick = -1;
+
+	if (req->which == WHICH_INDEX) {
+		if (req->index >= d->count)
+			return fail(err, POLICY_E_NO_SUCH, req->index,
+				    d->count);
+		plan->reason = REASON_GIVEN;
+		return (int)req->index;
+	}
+	if (req->which == WHICH_CURRENT && req->current_cpu >= 0 &&
+	    !cpulist_has(&req->allowed, (unsigned)req->current_cpu))
+		return fail(err, POLICY_E_CURRENT, (unsigned)req->current_cpu,
+			    0);
+	for (unsigned i = 0; i < d->count; i++) {
+		double sum = 0;
+		unsigned n;
+
+		obj_allowed(t, domain_obj(d, i), &req->allowed, &cpus);
+		n = cpulist_count(&cpus);
+		if (!n)
+			continue;
+		if (req->which == WHICH_CURRENT && req->current_cpu >= 0) {
+			if (cpulist_has(&cpus, (unsigned)req->current_cpu)) {
+				plan->reason = REASON_CURRENT;
+				return (int)i;
+			}
+			continue;
+		}
+		if (req->which == WHICH_IDLE && req->busy) {
+			for (int c = cpulist_next(&cpus, -1); c >= 0;
+			     c = cpulist_next(&cpus, c))
+				sum += busy_of(req, (unsigned)c);
+			if (sum / n < best) {
+				best = sum / n;
+				pick = (int)i;
+				plan->reason = REASON_IDLE;
+			}
+			continue;
+		}
+		plan->reason = REASON_FIRST;
+		return (int)i;
+	}
+	if (pick < 0)
+		return fail(err, POLICY_E_NOTHING, 0, 0);
+	return pick;
+}
+
+static int plan_domain(const struct topology *t,
+		       const struct policy_request *req,
+		       struct policy_plan *plan, struct policy_error *err)
+{
+	enum topo_type type = policy_level(req->kind);
+	struct domains d = { .t = t };
+	int i;
+
+	if (type == TOPO_NUMA) {
+		d.count = t->nnuma;
+	} else {
+		int depth = tree_type_depth(t, type);
+
+		if (depth >= 0) {
+			d.count = t->levels[depth].count;
+			d.objs = t->levels[depth].objs;
+		}
+	}
+	if (!d.count)
+		return fail(err, POLICY_E_NO_LEVEL, type, 0);
+	i = pick_domain(t, req, &d, plan, err);
+	if (i < 0)
+		return -1;
+	plan->domain = domain_obj(&d, (unsigned)i);
+	plan->domain_numa = (unsigned)i;
+	obj_allowed(t, plan->domain, &req->allowed, &plan->cpus);
+	if (cpulist_empty(&plan->cpus))
+		return fail(err, POLICY_E_DOMAIN_EMPTY, (unsigned)i, 0);
+	if (req->smt == SMT_ONE)
+		one_per_core(t, &plan->cpus, &plan->smt_dropped);
+	return 0;
+}
+
+/* --- hot: one PU ------------------------------------------------------ */
+
+static int plan_hot(const struct topology *t, const struct policy_request *req,
+		    struct policy_plan *plan, struct policy_error *err)
+{
+	int cpu = -1;
+
+	if (cpulist_empty(&req->allowed))
+		return fail(err, POLICY_E_NOTHING, 0, 0);
+	if (req->which == WHICH_INDEX) {
+		unsigned n = cpulist_count(&req->cpus);
+
+		if (n != 1)
+			return fail(err, POLICY_E_HOT_NOT_ONE, n, 0);
+		if (check_cpus(t, &req->cpus, &req->allowed, err) < 0)
+			return -1;
+		cpu = cpulist_next(&req->cpus, -1);
+		plan->reason = REASON_GIVEN;
+	} else if (req->which == WHICH_CURRENT && req->current_cpu >= 0) {
+		cpu = req->current_cpu;
+		if (!cpulist_has(&req->allowed, (unsigned)cpu))
+			return fail(err, POLICY_E_CURRENT, (unsigned)cpu, 0);
+		plan->reason = REASON_CURRENT;
+	} else if (req->which == WHICH_IDLE && req->busy) {
+		/* The fastest kind first, then the idlest core (siblings
+		 * included: they share it), then the idlest PU of it. */
+		double best_core = 1e9, best_pu = 1e9;
+		int best_kind = -2;
+
+		for (unsigned i = 0; i < t->npus; i++)
+			if (cpulist_has(&req->allowed, tree_pu_os(t, i)) &&
+			    t->objs[t->pus[i]].kind > best_kind)
+				best_kind = t->objs[t->pus[i]].kind;
+		for (unsigned i = 0; i < t->npus; i++) {
+			const struct topo_obj *core = &t->objs[t->pu_core[i]];
+			unsigned os = tree_pu_os(t, i);
+			double core_busy = 0, pu_busy = busy_of(req, os);
+
+			if (!cpulist_has(&req->allowed, os) ||
+			    t->objs[t->pus[i]].kind != best_kind)
+				continue;
+			for (unsigned j = 0; j < core->pu_count; j++)
+				core_busy += busy_of(
+				    req, tree_pu_os(t, core->pu_first + j));
+			if (core_busy < best_core ||
+			    (core_busy == best_core && pu_busy < best_pu)) {
+				best_core = core_busy;
+				best_pu = pu_busy;
+				cpu = (int)os;
+			}
+		}
+		plan->reason = REASON_IDLE;
+	} else {
+		for (unsigned i = 0; i < t->npus && cpu < 0; i++)
+			if (cpulist_has(&req->allowed, tree_pu_os(t, i)))
+				cpu = (int)tree_pu_os(t, i);
+		plan->reason = REASON_FIRST;
+	}
+	if (cpu < 0)
+		return fail(err, POLICY_E_NOTHING, 0, 0);
+	cpulist_add(&plan->cpus, (unsigned)cpu);
+	plan->domain = t->pus[t->pu_by_os[cpu]];
+	if (req->smt == SMT_ALL) {
+		int core = tree_core_of(t, (unsigned)cpu);
+
+		obj_allowed(t, core, &req->allowed, &plan->cpus);
+		plan->domain = core;
+	}
+	return 0;
+}
+
+/* --- spread: hwloc_distrib over the allowed units ---------------------- */
+
+struct distrib {
+	const struct topology *t;
+	const struct cpuset *allowed;
+	unsigned *weight; /* allowed units under each object */
+	unsigned *lowest; /* lowest allowed CPU under each object */
+	int *chosen;	  /* one CPU per chunk */
+	unsigned next;
+};
+
+/* hwloc_distrib(): split n chunks among sibling roots in proportion to
+ * their weights, rounding so the total is exact, and recurse while a root
+ * gets more than one chunk. A root that gets none merges into the chunk
+ * before it. Singlified, each chunk is its lowest CPU. */
+static void distrib(struct distrib *d, int root, unsigned n)
+{
+	unsigned total = 0, given_weight = 0;
+
+	for (int r = root; r != TOPO_NONE; r = d->t->objs[r].next_sibling)
+		total += d->weight[r];
+	for (int r = root; r != TOPO_NONE; r = d->t->objs[r].next_sibling) {
+		unsigned w = d->weight[r], chunk;
+
+		if (!w)
+			continue;
+		chunk = ((given_weight + w) * n + total - 1) / total -
+			(given_weight * n + total - 1) / total;
+		if (d->t->objs[r].first_child == TOPO_NONE || chunk <= 1) {
+			if (chunk) {
+				for (unsigned j = 0; j < chunk; j++)
+					d->chosen[d->next++] =
+					    (int)d->lowest[r];
+			} else if (d->lowest[r] <
+				   (unsigned)d->chosen[d->next - 1]) {
+				d->chosen[d->next - 1] = (int)d->lowest[r];
+			}
+		} else {
+			distrib(d, d->t->objs[r].first_child, chunk);
+		}
+		given_weight += w;
+	}
+}
+
+static int plan_spread(const struct topology *t,
+		       const struct policy_request *req,
+		       struct policy_plan *plan, struct policy_error *err)
+{
+	struct distrib d = { .t = t, .allowed = &req->allowed };
+	unsigned units;
+	int ret = -1;
+
+	d.weight = calloc(t->nobjs, sizeof(*d.weight));
+	d.lowest = malloc(t->nobjs * sizeof(*d.lowest));
+	if (!d.weight || !d.lowest)
+		goto nomem;
+	for (unsigned i = 0; i < t->nobjs; i++)
+		d.lowest[i] = CPULIST_MAX;
+	/* A unit is a core with an allowed PU, or with --smt each allowed
+	 * PU; it counts once for every object above it. */
+	for (unsigned i = 0; i < t->npus; i++) {
+		unsigned cpu = tree_pu_os(t, i);
+		int unit = req->smt == SMT_ALL ? t->pus[i] : t->pu_core[i];
+
+		/* A core's PUs come in CPU order: its first allowed one
+		 * stands for it, as core:all.pu:0 does in hwloc. */
+		if (!cpulist_has(&req->allowed, cpu) ||
+		    d.lowest[unit] != CPULIST_MAX)
+			continue;
+		for (int o = unit; o != TOPO_NONE; o = t->objs[o].parent) {
+			d.weight[o]++;
+			if (cpu < d.lowest[o])
+				d.lowest[o] = cpu;
+		}
+	}
+	units = d.weight[0];
+	if (!units) {
+		fail(err, POLICY_E_NOTHING, 0, 0);
+		goto out;
+	}
+	if (req->n > units) {
+		fail(err, POLICY_E_TOO_MANY, req->n, units);
+		goto out;
+	}
+	d.chosen = malloc((req->n ? req->n : units) * sizeof(*d.chosen));
+	if (!d.chosen)
+		goto nomem;
+	distrib(&d, 0, req->n ? req->n : units);
+	for (unsigned i = 0; i < d.next; i++)
+		cpulist_add(&plan->cpus, (unsigned)d.chosen[i]);
+	plan->reason = REASON_GIVEN;
+	ret = 0;
+	goto out;
+nomem:
+	fail(err, POLICY_E_NOMEM, 0, 0);
+out:
+	free(d.weight);
+	free(d.lowest);
+	free(d.chosen);
+	return ret;
+}
+
+/* --- follow-mode slots ------------------------------------------------- */
+
+struct slots {
+	const struct topology *t;
+	unsigned *count; /* slots under each object */
+	const char *mark;
+};
+
+/* Order the slots under o: the children's orders dealt out round-robin,
+ * one from each child in turn, so every prefix is spread as evenly as the
+ * tree allows at every level. */
+static int order_slots(const struct slots *s, int o, int *out)
+{
+	unsigned nchild = 0, done = 0, *pos;
+	int *buf, r = 0;
+
+	if (s->mark[o]) {
+		out[0] = o;
+		return 0;
+	}
+	for (int c = s->t->objs[o].first_child; c != TOPO_NONE;
+	     c = s->t->objs[c].next_sibling)
+		if (s->count[c])
+			nchild++;
+	buf = malloc(s->count[o] * sizeof(*buf));
+	pos = calloc(nchild * 2 + 1, sizeof(*pos));
+	if (!buf || !pos) {
+		r = -1;
+		goto out;
+	}
+	/* pos[2k] = start of child k's order in buf, pos[2k+1] = taken. */
+	{
+		unsigned k = 0, at = 0;
+
+		for (int c = s->t->objs[o].first_child; c != TOPO_NONE;
+		     c = s->t->objs[c].next_sibling) {
+			if (!s->count[c])
+				continue;
+			pos[2 * k] = at;
+			if (order_slots(s, c, buf + at) < 0) {
+				r = -1;
+				goto out;
+			}
+			at += s->count[c];
+			k++;
+		}
+		pos[2 * k] = at;
+	}
+	while (done < s->count[o]) {
+		for (unsigned k = 0; k < nchild; k++) {
+			unsigned len =
+			    (k + 1 < nchild ? pos[2 * k + 2] : s->count[o]) -
+			    pos[2 * k];
+
+			if (pos[2 * k + 1] < len)
+				out[done++] =
+				    buf[pos[2 * k] + pos[2 * k + 1]++];
+		}
+	}
+out:
+	free(buf);
+	free(pos);
+	return r;
+}
+
+/* Slots are cores for the domain policies, single PUs for --spread and
+ * --cpus, and the whole mask for --hot. */
+static int make_slots(const struct topology *t,
+		      const struct policy_request *req,
+		      struct policy_plan *plan)
+{
+	struct slots s = { .t = t };
+	char *mark = calloc(t->nobjs, 1);
+	int *order = NULL;
+	unsigned nslots = 0, at = 0;
+	bool by_core = req->kind == POLICY_SAME_CHIP ||
+		       req->kind == POLICY_SAME_NUMA ||
+		       req->kind == POLICY_SAME_CACHE;
+	int ret = -1;
+
+	s.count = calloc(t->nobjs, sizeof(*s.count));
+	s.mark = mark;
+	plan->slot_start = malloc(2 * sizeof(*plan->slot_start));
+	plan->slot_cpus =
+	    malloc((cpulist_count(&plan->cpus) + 1) * sizeof(*plan->slot_cpus));
+	if (!mark || !s.count || !plan->slot_start || !plan->slot_cpus)
+		goto out;
+	if (req->kind == POLICY_HOT) {
+		for (int c = cpulist_next(&plan->cpus, -1); c >= 0;
+		     c = cpulist_next(&plan->cpus, c))
+			plan->slot_cpus[at++] = (unsigned)c;
+		plan->slot_start[0] = 0;
+		plan->slot_start[1] = at;
+		plan->nslots = 1;
+		ret = 0;
+		goto out;
+	}
+	for (unsigned i = 0; i < t->npus; i++) {
+		int unit = by_core ? t->pu_core[i] : t->pus[i];
+
+		if (!cpulist_has(&plan->cpus, tree_pu_os(t, i)) || mark[unit])
+			continue;
+		mark[unit] = 1;
+		nslots++;
+		for (int o = unit; o != TOPO_NONE; o = t->objs[o].parent)
+			s.count[o]++;
+	}
+	free(plan->slot_start);
+	order = malloc((nslots + 1) * sizeof(*order));
+	plan->slot_start = malloc((nslots + 1) * sizeof(*plan->slot_start));
+	if (!order || !plan->slot_start ||
+	    (nslots && order_slots(&s, 0, order) < 0))
+		goto out;
+	for (unsigned k = 0; k < nslots; k++) {
+		const struct topo_obj *u = &t->objs[order[k]];
+
+		plan->slot_start[k] = at;
+		for (unsigned j = 0; j < u->pu_count; j++) {
+			unsigned cpu = tree_pu_os(t, u->pu_first + j);
+
+			if (cpulist_has(&plan->cpus, cpu))
+				plan->slot_cpus[at++] = cpu;
+		}
+	}
+	plan->slot_start[nslots] = at;
+	plan->nslots = nslots;
+	ret = 0;
+out:
+	free(mark);
+	free(s.count);
+	free(order);
+	return ret;
+}
+
+int policy_plan(const struct topology *t, const struct policy_request *req,
+		struct policy_plan *plan, struct policy_error *err)
+{
+	int r;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->domain = -1;
+	err->code = POLICY_OK;
+	if (!cpulist_intersects(&req->allowed, &t->usable))
+		return fail(err, POLICY_E_NOTHING, 0, 0);
+	switch (req->kind) {
+	case POLICY_HOT:
+		r = plan_hot(t, req, plan, err);
+		break;
+	case POLICY_SAME_CHIP:
+	case POLICY_SAME_NUMA:
+	case POLICY_SAME_CACHE:
+		r = plan_domain(t, req, plan, err);
+		break;
+	case POLICY_SPREAD:
+		r = plan_spread(t, req, plan, err);
+		break;
+	case POLICY_CPUS:
+		r = check_cpus(t, &req->cpus, &req->allowed, err);
+		plan->cpus = req->cpus;
+		plan->reason = REASON_GIVEN;
+		break;
+	default:
+		r = fail(err, POLICY_E_NOTHING, 0, 0);
+	}
+	if (r < 0)
+		return -1;
+	if (make_slots(t, req, plan) < 0) {
+		policy_plan_free(plan);
+		return fail(err, POLICY_E_NOMEM, 0, 0);
+	}
+	return 0;
+}
+
+void policy_plan_free(struct policy_plan *plan)
+{
+	free(plan->slot_start);
+	free(plan->slot_cpus);
+	plan->slot_start = NULL;
+	plan->slot_cpus = NULL;
+	plan->nslots = 0;
+}
+
+static void cover(const struct topology *t, const struct cpuset *set, int o,
+		  int *out, unsigned max, unsigned *n)
+{
+	const struct topo_obj *obj = &t->objs[o];
+	bool whole = obj->pu_count > 0;
+
+	for (unsigned i = 0; i < obj->pu_count && whole; i++)
+		whole = cpulist_has(set, tree_pu_os(t, obj->pu_first + i));
+	if (whole) {
+		/* A cache with the same CPUs as the object below it says less
+		 * than that object: name the core, not its private L2. */
+		while (obj->type >= TOPO_L5 && obj->type <= TOPO_L1 &&
+		       obj->first_child != TOPO_NONE &&
+		       t->objs[obj->first_child].pu_count == obj->pu_count) {
+			o = obj->first_child;
+			obj = &t->objs[o];
+		}
+		if (*n < max)
+			out[*n] = o;
+		(*n)++;
+		return;
+	}
+	for (int c = obj->first_child; c != TOPO_NONE;
+	     c = t->objs[c].next_sibling)
+		cover(t, set, c, out, max, n);
+}
+
+unsigned policy_cover(const struct topology *t, const struct cpuset *set,
+		      int *out, unsigned max)
+{
+	unsigned n = 0;
+
+	if (t->nobjs)
+		cover(t, set, 0, out, max, &n);
+	return n;
+}

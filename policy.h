@@ -1,0 +1,105 @@
+/* The placement rules: a request and a flattened topology in, a CPU set and
+ * its follow-mode slots out. */
+#ifndef PINRUN_POLICY_H
+#define PINRUN_POLICY_H
+
+#include <stdbool.h>
+
+#include "cpulist.h"
+#include "topotree.h"
+
+enum policy_kind {
+	POLICY_NONE,
+	POLICY_HOT,
+	POLICY_SAME_CHIP,
+	POLICY_SAME_NUMA,
+	POLICY_SAME_CACHE,
+	POLICY_SPREAD,
+	POLICY_CPUS,
+};
+
+/* Which domain (or PU for --hot) the policy takes. */
+enum policy_which {
+	WHICH_CURRENT, /* where pinrun (or --pid's target) runs */
+	WHICH_IDLE,    /* the least busy, from a load sample */
+	WHICH_INDEX,   /* given: a CPU set for --hot, a logical index else */
+};
+
+enum policy_smt {
+	SMT_DEFAULT, /* the policy's own choice */
+	SMT_ALL,     /* --smt: every PU of each chosen core */
+	SMT_ONE,     /* --no-smt: one PU per core */
+};
+
+struct policy_request {
+	enum policy_kind kind;
+	enum policy_which which;
+	unsigned index; /* WHICH_INDEX for the domain policies */
+	unsigned n;	/* --spread=N; 0 means every unit */
+	enum policy_smt smt;
+	struct cpuset cpus;    /* --cpus, and --hot=CPU */
+	struct cpuset allowed; /* where pinrun may place anything */
+	int current_cpu;       /* -1 when planning for another machine */
+	const double *busy;    /* by CPU number, 0..1; NULL: no sample */
+	unsigned busy_len;
+};
+
+/* How the choice was made, for --explain and --json. */
+enum policy_reason {
+	REASON_GIVEN,	/* the user named it */
+	REASON_CURRENT, /* it holds the CPU pinrun runs on */
+	REASON_IDLE,	/* it was the least busy */
+	REASON_FIRST,	/* first candidate: not this machine, or no sample */
+};
+
+struct policy_plan {
+	struct cpuset cpus;
+	int domain;	      /* objs index of the chosen object, or -1 */
+	unsigned domain_numa; /* for --same-numa: the NUMA node (logical) */
+	enum policy_reason reason;
+	unsigned nslots;
+	unsigned *slot_start; /* slot i is slot_cpus[slot_start[i] ..
+			       * slot_start[i + 1]), CPU numbers */
+	unsigned *slot_cpus;
+	struct cpuset smt_dropped; /* siblings left out by one-PU-per-core */
+};
+
+enum policy_err {
+	POLICY_OK = 0,
+	POLICY_E_NOMEM,
+	POLICY_E_NO_LEVEL,     /* the topology has no such level (no L3) */
+	POLICY_E_NO_SUCH,      /* index >= count: value, value2 = count */
+	POLICY_E_DOMAIN_EMPTY, /* that domain has no allowed CPU: value */
+	POLICY_E_TOO_MANY,     /* --spread=N over the units: value2 = units */
+	POLICY_E_NOT_EXIST,    /* CPU value is not in the machine */
+	POLICY_E_OFFLINE,      /* CPU value is offline or disallowed */
+	POLICY_E_NOT_ALLOWED,  /* CPU value is outside the allowed set */
+	POLICY_E_HOT_NOT_ONE,  /* --hot=SPEC names value CPUs */
+	POLICY_E_CURRENT,      /* the current CPU is not allowed: value */
+	POLICY_E_NOTHING,      /* the allowed set is empty */
+};
+
+struct policy_error {
+	enum policy_err code;
+	unsigned long value, value2;
+};
+
+/* Plan a placement. Returns 0, or -1 with err. The plan's arrays are freed
+ * by policy_plan_free. */
+int policy_plan(const struct topology *t, const struct policy_request *req,
+		struct policy_plan *plan, struct policy_error *err);
+void policy_plan_free(struct policy_plan *plan);
+
+/* The level a domain policy works on (TOPO_PACKAGE, TOPO_NUMA, TOPO_L3). */
+enum topo_type policy_level(enum policy_kind kind);
+/* "hot", "same-chip", ... */
+const char *policy_name(enum policy_kind kind);
+
+/* The largest objects that set covers whole (as hwloc-calc --largest does,
+ * except that a cache with the same CPUs as its only child gives way to
+ * it: "core:3" rather than "l2:3"), in topology order, as indexes in objs
+ * written to out (up to max); returns how many there are. */
+unsigned policy_cover(const struct topology *t, const struct cpuset *set,
+		      int *out, unsigned max);
+
+#endif

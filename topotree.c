@@ -1,0 +1,268 @@
+/*
+ * topotree.c: the flattened topology that the placement rules read. Objects
+ * arrive in depth-first order from a builder (topology.c walking hwloc, or a
+ * unit test); tree_finish indexes them into levels and PU ranges. Pure: no
+ * hwloc and no system calls, so every rule can be tested on a hand-made
+ * machine.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topotree.h"
+
+static const char *const type_names[TOPO_NTYPES] = {
+	[TOPO_MACHINE] = "machine", [TOPO_PACKAGE] = "package",
+	[TOPO_DIE] = "die",	    [TOPO_GROUP] = "group",
+	[TOPO_L5] = "l5",	    [TOPO_L4] = "l4",
+	[TOPO_L3] = "l3",	    [TOPO_L2] = "l2",
+	[TOPO_L1] = "l1",	    [TOPO_CORE] = "core",
+	[TOPO_PU] = "pu",	    [TOPO_NUMA] = "numa",
+};
+
+const char *tree_type_name(enum topo_type type)
+{
+	return type < TOPO_NTYPES ? type_names[type] : "?";
+}
+
+struct topology *tree_new(const char *source)
+{
+	struct topology *t = calloc(1, sizeof(*t));
+
+	if (t)
+		snprintf(t->source, sizeof(t->source), "%s", source);
+	return t;
+}
+
+void tree_free(struct topology *t)
+{
+	if (!t)
+		return;
+	free(t->objs);
+	free(t->pus);
+	free(t->pu_core);
+	free(t->levels);
+	free(t->level_objs);
+	free(t->numa);
+	free(t->pu_by_os);
+	free(t);
+}
+
+static int grow(void **p, unsigned *cap, unsigned need, size_t size)
+{
+	void *n;
+	unsigned c;
+
+	if (need <= *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 64;
+	while (c < need)
+		c *= 2;
+	n = realloc(*p, c * size);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
+int tree_add(struct topology *t, enum topo_type type, int parent, int depth,
+	     unsigned os)
+{
+	struct topo_obj *o;
+	int i = (int)t->nobjs;
+
+	if (grow((void **)&t->objs, &t->cap_objs, t->nobjs + 1,
+		 sizeof(*t->objs)))
+		return -ENOMEM;
+	o = &t->objs[i];
+	memset(o, 0, sizeof(*o));
+	o->type = type;
+	o->os = os;
+	o->parent = parent;
+	o->first_child = TOPO_NONE;
+	o->next_sibling = TOPO_NONE;
+	o->kind = -1;
+	if (depth >= 0)
+		o->depth = (unsigned)depth;
+	else
+		o->depth = parent == TOPO_NONE ? 0 : t->objs[parent].depth + 1;
+	if (parent != TOPO_NONE) {
+		int *link = &t->objs[parent].first_child;
+
+		while (*link != TOPO_NONE)
+			link = &t->objs[*link].next_sibling;
+		*link = i;
+	}
+	t->nobjs++;
+	return i;
+}
+
+int tree_add_numa(struct topology *t, int attach, unsigned os)
+{
+	if (grow((void **)&t->numa, &t->cap_numa, t->nnuma + 1,
+		 sizeof(*t->numa)))
+		return -ENOMEM;
+	t->numa[t->nnuma].os = os;
+	t->numa[t->nnuma].attach = attach;
+	return (int)t->nnuma++;
+}
+
+void tree_set_kind(struct topology *t, int pu, int rank)
+{
+	t->objs[pu].kind = rank;
+	if (rank + 1 > t->nkinds)
+		t->nkinds = rank + 1;
+}
+
+/* PU ranges: objects come in depth-first order, so a subtree's PUs follow
+ * its root, and walking backwards finishes every child before its parent. */
+static void index_pus(struct topology *t)
+{
+	unsigned next = 0;
+
+	for (unsigned i = 0; i < t->nobjs; i++) {
+		struct topo_obj *o = &t->objs[i];
+
+		o->pu_first = next;
+		o->pu_count = 0;
+		if (o->type == TOPO_PU) {
+			o->pu_count = 1;
+			t->pus[next++] = (int)i;
+		}
+	}
+	for (unsigned i = t->nobjs; i-- > 1;) {
+		struct topo_obj *o = &t->objs[i];
+		struct topo_obj *p = &t->objs[o->parent];
+
+		p->pu_count += o->pu_count;
+	}
+}
+
+static int index_levels(struct topology *t)
+{
+	unsigned *fill;
+
+	t->nlevels = 0;
+	for (unsigned i = 0; i < t->nobjs; i++)
+		if (t->objs[i].depth + 1 > t->nlevels)
+			t->nlevels = t->objs[i].depth + 1;
+	t->levels = calloc(t->nlevels, sizeof(*t->levels));
+	t->level_objs = malloc(t->nobjs * sizeof(*t->level_objs));
+	fill = calloc(t->nlevels, sizeof(*fill));
+	if (!t->levels || !t->level_objs || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < t->nobjs; i++) {
+		t->levels[t->objs[i].depth].type = t->objs[i].type;
+		t->levels[t->objs[i].depth].count++;
+	}
+	for (unsigned d = 0, at = 0; d < t->nlevels; d++) {
+		t->levels[d].objs = t->level_objs + at;
+		fill[d] = at;
+		at += t->levels[d].count;
+	}
+	for (unsigned i = 0; i < t->nobjs; i++) {
+		struct topo_obj *o = &t->objs[i];
+
+		o->logical =
+		    fill[o->depth] -
+		    (unsigned)(t->levels[o->depth].objs - t->level_objs);
+		t->level_objs[fill[o->depth]++] = (int)i;
+	}
+	free(fill);
+	return 0;
+}
+
+int tree_finish(struct topology *t)
+{
+	unsigned maxos = 0;
+
+	t->npus = 0;
+	for (unsigned i = 0; i < t->nobjs; i++)
+		if (t->objs[i].type == TOPO_PU) {
+			t->npus++;
+			if (t->objs[i].os + 1 > maxos)
+				maxos = t->objs[i].os + 1;
+		}
+	t->pus = malloc((t->npus + 1) * sizeof(*t->pus));
+	t->pu_core = malloc((t->npus + 1) * sizeof(*t->pu_core));
+	t->pu_by_os_len = maxos;
+	t->pu_by_os = malloc((maxos + 1) * sizeof(*t->pu_by_os));
+	if (!t->pus || !t->pu_core || !t->pu_by_os)
+		return -ENOMEM;
+	index_pus(t);
+	if (index_levels(t))
+		return -ENOMEM;
+	for (unsigned i = 0; i < maxos; i++)
+		t->pu_by_os[i] = TOPO_NONE;
+	cpulist_zero(&t->usable);
+	for (unsigned i = 0; i < t->npus; i++) {
+		int o = t->pus[i], c = o;
+
+		while (c != TOPO_NONE && t->objs[c].type != TOPO_CORE)
+			c = t->objs[c].parent;
+		t->pu_core[i] = c == TOPO_NONE ? o : c;
+		t->pu_by_os[t->objs[o].os] = (int)i;
+		cpulist_add(&t->usable, t->objs[o].os);
+	}
+	cpulist_or(&t->complete, &t->complete, &t->usable);
+	return 0;
+}
+
+unsigned tree_pu_os(const struct topology *t, unsigned i)
+{
+	return t->objs[t->pus[i]].os;
+}
+
+void tree_obj_cpus(const struct topology *t, int o, struct cpuset *set)
+{
+	const struct topo_obj *obj = &t->objs[o];
+
+	for (unsigned i = 0; i < obj->pu_count; i++)
+		cpulist_add(set, tree_pu_os(t, obj->pu_first + i));
+}
+
+int tree_type_depth(const struct topology *t, enum topo_type type)
+{
+	for (unsigned d = 0; d < t->nlevels; d++)
+		if (t->levels[d].type == type && t->levels[d].count)
+			return (int)d;
+	return -1;
+}
+
+unsigned tree_count(const struct topology *t, enum topo_type type)
+{
+	unsigned n = 0;
+
+	if (type == TOPO_NUMA)
+		return t->nnuma;
+	for (unsigned d = 0; d < t->nlevels; d++)
+		if (t->levels[d].type == type)
+			n += t->levels[d].count;
+	return n;
+}
+
+int tree_core_of(const struct topology *t, unsigned cpu)
+{
+	if (cpu >= t->pu_by_os_len || t->pu_by_os[cpu] == TOPO_NONE)
+		return TOPO_NONE;
+	return t->pu_core[t->pu_by_os[cpu]];
+}
+
+void tree_local_numa(const struct topology *t, const struct cpuset *set,
+		     struct cpuset *nodes)
+{
+	cpulist_zero(nodes);
+	for (unsigned n = 0; n < t->nnuma; n++) {
+		const struct topo_obj *o = &t->objs[t->numa[n].attach];
+
+		for (unsigned i = 0; i < o->pu_count; i++)
+			if (cpulist_has(set, tree_pu_os(t, o->pu_first + i))) {
+				cpulist_add(nodes, t->numa[n].os);
+				break;
+			}
+	}
+}

@@ -1,0 +1,114 @@
+/* The machine's topology, flattened into plain arrays that policy.c and
+ * location.c read without hwloc. topology.c fills it from hwloc; unit tests
+ * build it by hand with the same builder. */
+#ifndef PINRUN_TOPOTREE_H
+#define PINRUN_TOPOTREE_H
+
+#include <stdbool.h>
+
+#include "cpulist.h"
+
+enum topo_type {
+	TOPO_MACHINE,
+	TOPO_PACKAGE,
+	TOPO_DIE,
+	TOPO_GROUP,
+	TOPO_L5,
+	TOPO_L4,
+	TOPO_L3,
+	TOPO_L2,
+	TOPO_L1,
+	TOPO_CORE,
+	TOPO_PU,
+	TOPO_NUMA,
+	TOPO_NTYPES
+};
+
+#define TOPO_NONE (-1)
+
+/* One object of the CPU tree (hwloc's "normal" objects), in depth-first
+ * order: objs[0] is the machine, and each subtree's PUs are the contiguous
+ * range pus[pu_first .. pu_first + pu_count). */
+struct topo_obj {
+	enum topo_type type;
+	unsigned depth;	  /* 0 for the machine */
+	unsigned logical; /* index among the objects of its depth */
+	unsigned os;	  /* OS index: the CPU number for a PU */
+	int parent;	  /* index in objs, TOPO_NONE for the machine */
+	int first_child;  /* TOPO_NONE for a leaf */
+	int next_sibling; /* TOPO_NONE for the last child */
+	unsigned pu_first, pu_count;
+	int kind; /* PUs: CPU kind rank, higher is faster; -1 unknown */
+};
+
+/* A NUMA node (hwloc's memory children), in logical order. Its CPUs are
+ * those of the tree object it is attached to, as in hwloc (a memory-only
+ * node such as KNL's MCDRAM shares its cluster's CPUs). */
+struct topo_numa {
+	unsigned os;
+	int attach; /* index in objs */
+};
+
+/* One level of the tree: the objects of one depth in logical order. */
+struct topo_level {
+	enum topo_type type;
+	unsigned count;
+	const int *objs; /* indexes in objs */
+};
+
+struct topology {
+	struct topo_obj *objs;
+	unsigned nobjs;
+	int *pus; /* objs index of each PU, in logical (DFS) order */
+	unsigned npus;
+	int *pu_core; /* objs index of the core of pus[i] (the PU if none) */
+	int nkinds;   /* 0 or 1 when all PUs are alike */
+	struct topo_level *levels;
+	int *level_objs;  /* storage behind levels[].objs */
+	unsigned nlevels; /* = the depth of the PU level + 1 */
+	struct topo_numa *numa;
+	unsigned nnuma;
+	int *pu_by_os; /* index in pus for a CPU number, or TOPO_NONE */
+	unsigned pu_by_os_len;
+	struct cpuset complete; /* every CPU the machine has */
+	struct cpuset usable;	/* online and allowed: the PUs in the tree */
+	bool this_system;	/* the running machine, so binding means it */
+	char source[64];	/* "this machine", "XML file", ... */
+	char hwloc_version[16];
+	unsigned cap_objs, cap_numa; /* while building */
+};
+
+/* Building (in depth-first order: a parent before its children, children in
+ * order). tree_add returns the new object's index, or -ENOMEM. depth -1
+ * means one below the parent. */
+struct topology *tree_new(const char *source);
+int tree_add(struct topology *t, enum topo_type type, int parent, int depth,
+	     unsigned os);
+int tree_add_numa(struct topology *t, int attach, unsigned os);
+/* Rank the CPU kind of a PU object (higher is faster). */
+void tree_set_kind(struct topology *t, int pu, int rank);
+/* Index the levels, PU ranges and lookups. Returns 0 or -ENOMEM. Sets
+ * usable to the PUs in the tree, and complete too unless already larger. */
+int tree_finish(struct topology *t);
+void tree_free(struct topology *t);
+
+/* Reading. */
+
+/* The CPU number of pus[i]. */
+unsigned tree_pu_os(const struct topology *t, unsigned i);
+/* Add the PUs of object o to set. */
+void tree_obj_cpus(const struct topology *t, int o, struct cpuset *set);
+/* The level of a type: the first (highest) depth holding it, or -1. */
+int tree_type_depth(const struct topology *t, enum topo_type type);
+/* The lowercase hwloc name of a type ("package", "l3", "pu"). */
+const char *tree_type_name(enum topo_type type);
+/* How many objects of a type there are (NUMA nodes included). */
+unsigned tree_count(const struct topology *t, enum topo_type type);
+/* The core (or PU if no core level) a CPU number belongs to; TOPO_NONE when
+ * the CPU is not in the tree. */
+int tree_core_of(const struct topology *t, unsigned cpu);
+/* The NUMA nodes whose CPUs intersect set, as an OS-index set. */
+void tree_local_numa(const struct topology *t, const struct cpuset *set,
+		     struct cpuset *nodes);
+
+#endif
