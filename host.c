@@ -1,0 +1,245 @@
+/*
+ * host.c: the running machine's state, read from and written to the kernel
+ * (sched_*affinity, set_mempolicy, /proc, /sys). No topology and no policy:
+ * pinrun.c asks, this file answers with data or a negative errno.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host.h"
+
+/* The kernel's cpumask is a bitmap of longs, as struct cpuset is. */
+int host_get_affinity(pid_t tid, struct cpuset *set)
+{
+	cpulist_zero(set);
+	return sched_getaffinity(tid, sizeof(*set), (cpu_set_t *)set) < 0
+		   ? -errno
+		   : 0;
+}
+
+int host_set_affinity(pid_t tid, const struct cpuset *set)
+{
+	return sched_setaffinity(tid, sizeof(*set), (const cpu_set_t *)set) < 0
+		   ? -errno
+		   : 0;
+}
+
+int host_current_cpu(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? -errno : cpu;
+}
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int host_last_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int n, field = 2;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((n = read_file(path, buf, sizeof(buf))) < 0)
+		return n;
+	/* Field 2 is "(comm)", which may hold spaces: count after it. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	while (*p && field < 39)
+		if (*p++ == ' ')
+			field++;
+	return *p ? atoi(p) : -EINVAL;
+}
+
+static int read_list(const char *path, struct cpuset *set)
+{
+	char buf[8192];
+	struct cpulist_error err;
+	int n = read_file(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	buf[strcspn(buf, "\n")] = '\0';
+	cpulist_zero(set);
+	if (!buf[0])
+		return 0;
+	return cpulist_parse_list(buf, set, &err) < 0 ? -EINVAL : 0;
+}
+
+int host_online(struct cpuset *set)
+{
+	return read_list("/sys/devices/system/cpu/online", set);
+}
+
+int host_mems_allowed(pid_t pid, struct cpuset *nodes)
+{
+	char path[64], buf[8192], *line, *end;
+	struct cpulist_error err;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((n = read_file(path, buf, sizeof(buf))) < 0)
+		return n;
+	line = strstr(buf, "\nMems_allowed_list:");
+	if (!line)
+		return -ENOENT;
+	line += strlen("\nMems_allowed_list:");
+	line += strspn(line, " \t");
+	end = line + strcspn(line, "\n");
+	*end = '\0';
+	return cpulist_parse_list(line, nodes, &err) < 0 ? -EINVAL : 0;
+}
+
+struct stat_sample {
+	unsigned long long busy, total;
+};
+
+static int read_stat(struct stat_sample *s, unsigned len)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	char line[512];
+
+	if (!f)
+		return -errno;
+	memset(s, 0, len * sizeof(*s));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[10] = { 0 }, total = 0;
+		unsigned cpu;
+
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3,
+			   "%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7]) < 5 ||
+		    cpu >= len)
+			continue;
+		for (int i = 0; i < 8; i++)
+			total += v[i];
+		s[cpu].total = total;
+		s[cpu].busy = total - v[3] - v[4]; /* idle and iowait */
+	}
+	fclose(f);
+	return 0;
+}
+
+int host_sample_busy(double *busy, unsigned len, unsigned ms)
+{
+	struct stat_sample *a = calloc(len, sizeof(*a)),
+			   *b = calloc(len, sizeof(*b));
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	int r = -ENOMEM;
+
+	if (!a || !b)
+		goto out;
+	if ((r = read_stat(a, len)) < 0)
+		goto out;
+	nanosleep(&ts, NULL);
+	if ((r = read_stat(b, len)) < 0)
+		goto out;
+	for (unsigned i = 0; i < len; i++) {
+		unsigned long long dt = b[i].total - a[i].total;
+
+		busy[i] =
+		    dt ? (double)(b[i].busy - a[i].busy) / (double)dt : 0.0;
+	}
+out:
+	free(a);
+	free(b);
+	return r;
+}
+
+/* MPOL_* from <linux/mempolicy.h>, stable kernel ABI. */
+enum {
+	MPOL_DEFAULT_ = 0,
+	MPOL_BIND_ = 2,
+	MPOL_INTERLEAVE_ = 3,
+	MPOL_LOCAL_ = 4
+};
+
+int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes)
+{
+	long r;
+
+	if (mode == HOST_MEM_LOCAL)
+		r = syscall(SYS_set_mempolicy, MPOL_LOCAL_, NULL, 0UL);
+	else
+		r = syscall(SYS_set_mempolicy,
+			    mode == HOST_MEM_BIND ? MPOL_BIND_
+						  : MPOL_INTERLEAVE_,
+			    nodes->w, (unsigned long)CPULIST_MAX + 1);
+	return r < 0 ? -errno : 0;
+}
+
+int host_get_mempolicy(int *mode, struct cpuset *nodes)
+{
+	cpulist_zero(nodes);
+	return syscall(SYS_get_mempolicy, mode, nodes->w,
+		       (unsigned long)CPULIST_MAX + 1, NULL, 0UL) < 0
+		   ? -errno
+		   : 0;
+}
+
+int host_threads(pid_t pid, pid_t **tids, unsigned *n)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+	unsigned cap = 16;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	*n = 0;
+	*tids = malloc(cap * sizeof(**tids));
+	if (!*tids)
+		return -ENOMEM;
+	if (!(d = opendir(path))) {
+		int r = -errno;
+
+		free(*tids);
+		*tids = NULL;
+		return r;
+	}
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		if (*n == cap) {
+			pid_t *m = realloc(*tids, 2 * cap * sizeof(**tids));
+
+			if (!m) {
+				closedir(d);
+				free(*tids);
+				*tids = NULL;
+				return -ENOMEM;
+			}
+			*tids = m;
+			cap *= 2;
+		}
+		(*tids)[(*n)++] = (pid_t)atoi(e->d_name);
+	}
+	closedir(d);
+	return 0;
+}

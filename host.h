@@ -1,0 +1,39 @@
+/* What the running kernel says and does: affinity, the current CPU, load,
+ * memory policy, a process's threads. Functions return 0 or a negative
+ * errno; none prints or exits. */
+#ifndef PINRUN_HOST_H
+#define PINRUN_HOST_H
+
+#include <sys/types.h>
+
+#include "cpulist.h"
+
+int host_get_affinity(pid_t tid, struct cpuset *set);
+int host_set_affinity(pid_t tid, const struct cpuset *set);
+/* The CPU the caller runs on, or a negative errno. */
+int host_current_cpu(void);
+/* The CPU a task last ran on (from /proc), or a negative errno. */
+int host_last_cpu(pid_t pid);
+/* The online CPUs (from sysfs). */
+int host_online(struct cpuset *set);
+/* The memory nodes a process may use (Mems_allowed_list). */
+int host_mems_allowed(pid_t pid, struct cpuset *nodes);
+
+/* Sample /proc/stat over ms milliseconds: busy[cpu] is the share of that
+ * time the CPU was not idle, 0..1, for cpu < len. */
+int host_sample_busy(double *busy, unsigned len, unsigned ms);
+
+enum host_mempolicy {
+	HOST_MEM_BIND,
+	HOST_MEM_INTERLEAVE,
+	HOST_MEM_LOCAL,
+};
+/* Set the caller's memory policy (nodes is ignored for LOCAL). */
+int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes);
+/* Read it back: mode is the kernel's MPOL_* value. */
+int host_get_mempolicy(int *mode, struct cpuset *nodes);
+
+/* The thread ids of a process, in a new array the caller frees. */
+int host_threads(pid_t pid, pid_t **tids, unsigned *n);
+
+#endif

@@ -1,0 +1,1037 @@
+/*
+ * pinrun.c: the command line. It reads the options into one struct, asks
+ * topology.c for the machine, policy.c for the placement and host.c for the
+ * kernel's state, then prints the plan or binds and exec's the command. It
+ * is the only file that prints an error or exits; the modules return codes
+ * and this file words them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "host.h"
+#include "location.h"
+#include "pinrun.h"
+#include "policy.h"
+#include "topology.h"
+
+#define IDLE_SAMPLE_MS 100
+
+struct options {
+	struct policy_request req;
+	char policy_text[64]; /* the policy as typed: "--same-chip=1" */
+	const char *spec;     /* --cpus SPEC, or --hot=SPEC */
+	bool all, dry_run, explain, json, show, mem_given;
+	enum host_mempolicy mem;
+	pid_t pid;
+	const char *topology;
+	char **command;
+};
+
+/* --- messages and exits ------------------------------------------------ */
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pinrun: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(PINRUN_EXIT_FAILURE);
+}
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pinrun: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'pinrun --help' for more information.\n", stderr);
+	exit(PINRUN_EXIT_FAILURE);
+}
+
+static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pinrun: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Whatever went to stdout must have arrived (pinrun --help >/dev/full). */
+static int close_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
+		die("write error: %s", strerror(errno ? errno : EIO));
+	return status;
+}
+
+/* A CPU set as text, in one of a few static buffers (enough for the sets
+ * of one message). */
+static const char *list(const struct cpuset *set)
+{
+	static char bufs[3][CPULIST_MAX * 6];
+	static unsigned next;
+	char *buf = bufs[next++ % 3];
+
+	cpulist_format(set, buf, sizeof(bufs[0]));
+	return buf[0] ? buf : "(none)";
+}
+
+/* --- options ------------------------------------------------------------ */
+
+enum {
+	OPT_POLICY = CHAR_MAX + 1, /* + index in policy_options */
+	OPT_SMT = OPT_POLICY + 16,
+	OPT_NO_SMT,
+	OPT_ALL,
+	OPT_MEM,
+	OPT_EXPLAIN,
+	OPT_JSON,
+	OPT_SHOW,
+	OPT_PID,
+	OPT_TOPOLOGY,
+};
+
+/* The policies, once: for the parser and for --help. */
+static const struct policy_option {
+	const char *name;
+	enum policy_kind kind;
+	int short_opt;
+	const char *arg;
+	const char *help;
+} policy_options[] = {
+	{ "hot", POLICY_HOT, 0, "[=<which>]",
+	  "one PU: current (default), idle, or a CPU" },
+	{ "same-chip", POLICY_SAME_CHIP, 0, "[=<which>]",
+	  "every allowed PU of one package" },
+	{ "same-numa", POLICY_SAME_NUMA, 0, "[=<which>]",
+	  "every allowed PU of one NUMA node" },
+	{ "same-cache", POLICY_SAME_CACHE, 0, "[=<which>]",
+	  "every allowed PU under one L3 cache" },
+	{ "spread", POLICY_SPREAD, 0, "[=<n>]",
+	  "one PU on each of n cores, as far apart as can be" },
+	{ "cpus", POLICY_CPUS, 'c', " <spec>",
+	  "exactly these CPUs: 0-3,8  0xff  package:1" },
+};
+#define NPOLICIES (sizeof(policy_options) / sizeof(policy_options[0]))
+
+static const struct other_option {
+	const char *name;
+	int has_arg, val;
+	const char *arg, *help;
+} other_options[] = {
+	{ "smt", no_argument, OPT_SMT, "",
+	  "every PU of each chosen core (--spread counts PUs)" },
+	{ "no-smt", no_argument, OPT_NO_SMT, "", "one PU per core" },
+	{ "all", no_argument, OPT_ALL, "",
+	  "leave the inherited affinity: any online allowed PU" },
+	{ "mem", required_argument, OPT_MEM, "=<mode>",
+	  "memory policy on the local NUMA nodes: bind,\n"
+	  "                            interleave or local" },
+	{ "dry-run", no_argument, 'n', "", "print the CPU list, run nothing" },
+	{ "explain", no_argument, OPT_EXPLAIN, "", "tell why, on stderr" },
+	{ "json", no_argument, OPT_JSON, "",
+	  "print the plan as JSON, run nothing" },
+	{ "topology", required_argument, OPT_TOPOLOGY, " <src>",
+	  "plan on an XML file, a synthetic description\n"
+	  "                            or a saved sysfs tree" },
+	{ "pid", required_argument, OPT_PID, " <pid>",
+	  "re-place a running process, all its threads" },
+	{ "show", no_argument, OPT_SHOW, " [<pid>]",
+	  "where a process may run" },
+	{ "help", no_argument, 'h', "", "display this help" },
+	{ "version", no_argument, 'V', "", "display version" },
+};
+#define NOTHERS (sizeof(other_options) / sizeof(other_options[0]))
+
+static void print_option(int short_opt, const char *name, const char *arg,
+			 const char *help)
+{
+	char left[64];
+
+	if (short_opt)
+		snprintf(left, sizeof(left), " -%c, --%s%s", short_opt, name,
+			 arg);
+	else
+		snprintf(left, sizeof(left), "     --%s%s", name, arg);
+	printf("%-28s%s\n", left, help);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	printf("\nUsage:\n"
+	       " pinrun <policy> [options] [--] <command> [<argument>...]\n"
+	       " pinrun <policy> [options] --dry-run\n"
+	       " pinrun <policy> [options] --pid <pid>\n"
+	       " pinrun --show [<pid>]\n\n"
+	       "Run a command on CPUs chosen from the machine's topology.\n\n"
+	       "Policies (exactly one):\n");
+	for (size_t i = 0; i < NPOLICIES; i++)
+		print_option(policy_options[i].short_opt,
+			     policy_options[i].name, policy_options[i].arg,
+			     policy_options[i].help);
+	printf("\nOptions:\n");
+	for (size_t i = 0; i < NOTHERS; i++) {
+		const struct other_option *o = &other_options[i];
+
+		if (o->val == 'h')
+			putchar('\n');
+		print_option(o->val == 'n' || o->val == 'h' || o->val == 'V'
+				 ? o->val
+				 : 0,
+			     o->name, o->arg, o->help);
+	}
+	printf(
+	    "\n<which> is current, idle, or an index: a CPU for --hot, a\n"
+	    "logical index (as --show and lstopo print them) for the others.\n"
+	    "\nFor more details see pinrun(1).\n");
+	exit(close_stdout(PINRUN_EXIT_OK));
+}
+
+/* A decimal number without sign or junk, below limit. */
+static bool parse_number(const char *s, unsigned long limit, unsigned long *out)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return !*end && !errno && *out < limit;
+}
+
+static void parse_which(struct options *o, const struct policy_option *p,
+			const char *arg)
+{
+	static const char *const domain_word[] = {
+		[POLICY_SAME_CHIP] = "a package number",
+		[POLICY_SAME_NUMA] = "a NUMA node number",
+		[POLICY_SAME_CACHE] = "an L3 cache number",
+	};
+	unsigned long n;
+
+	o->req.which = WHICH_CURRENT;
+	if (!arg)
+		return;
+	if (p->kind == POLICY_SPREAD) {
+		if (!parse_number(arg, CPULIST_MAX + 1, &n))
+			usage_error("invalid --spread value '%s': expected a "
+				    "number of cores",
+				    arg);
+		if (n == 0)
+			usage_error("invalid --spread value '0': spread over "
+				    "at least 1 core");
+		o->req.n = (unsigned)n;
+		return;
+	}
+	if (!strcmp(arg, "current"))
+		return;
+	if (!strcmp(arg, "idle")) {
+		o->req.which = WHICH_IDLE;
+		return;
+	}
+	o->req.which = WHICH_INDEX;
+	if (p->kind == POLICY_HOT) {
+		o->spec = arg;
+		return;
+	}
+	if (!parse_number(arg, CPULIST_MAX, &n))
+		usage_error("invalid --%s value '%s': expected current, idle "
+			    "or %s",
+			    p->name, arg, domain_word[p->kind]);
+	o->req.index = (unsigned)n;
+}
+
+static void set_policy(struct options *o, const struct policy_option *p,
+		       const char *arg)
+{
+	if (o->req.kind != POLICY_NONE)
+		usage_error("%s and --%s both given: choose one policy",
+			    o->policy_text, p->name);
+	o->req.kind = p->kind;
+	snprintf(o->policy_text, sizeof(o->policy_text), "--%s%s%s", p->name,
+		 arg ? "=" : "", arg ? arg : "");
+	if (p->kind == POLICY_CPUS) {
+		o->spec = arg;
+		snprintf(o->policy_text, sizeof(o->policy_text), "--cpus");
+	} else {
+		parse_which(o, p, arg);
+	}
+}
+
+/* "pinrun --spread 4 -- cmd" would run "4": getopt's optional arguments
+ * need "=". Say so rather than try to run it. */
+static void check_detached_argument(char **argv, int policy_end)
+{
+	const char *w = argv[policy_end];
+	unsigned long n;
+
+	if (w && (parse_number(w, ULONG_MAX, &n) || !strcmp(w, "current") ||
+		  !strcmp(w, "idle")))
+		usage_error("'%s' after %s would be run as the command: write "
+			    "%s=%s",
+			    w, argv[policy_end - 1], argv[policy_end - 1], w);
+}
+
+static void check_combinations(const struct options *o)
+{
+	if (o->show) {
+		if (o->req.kind != POLICY_NONE || o->pid || o->topology ||
+		    o->explain || o->dry_run || o->mem_given)
+			usage_error("--show takes only a pid (and --json)");
+		return;
+	}
+	if (o->req.kind == POLICY_NONE)
+		usage_error("no policy given: use one of --hot, --same-chip, "
+			    "--same-numa, --same-cache, --spread or --cpus");
+	if (o->req.kind == POLICY_CPUS && o->req.smt != SMT_DEFAULT)
+		usage_error("--cpus places exactly the CPUs given: --%s does "
+			    "not apply",
+			    o->req.smt == SMT_ALL ? "smt" : "no-smt");
+	if (o->pid && o->command)
+		usage_error("--pid re-places a running process: give no "
+			    "command");
+	if (o->pid && o->mem_given)
+		usage_error("--mem sets pinrun's own memory policy for the "
+			    "command: it cannot change --pid's");
+	if (o->pid && o->topology)
+		usage_error("--pid acts on this machine: --topology does not "
+			    "apply");
+	if (!o->command && !o->pid && !o->dry_run && !o->json && !o->explain)
+		usage_error("no command given (use --dry-run to print the "
+			    "placement only)");
+	if (o->topology && (o->command || o->pid) && !o->dry_run && !o->json)
+		usage_error("--topology is for planning only: add --dry-run, "
+			    "or drop --topology to run the command here");
+}
+
+/* getopt_long's complaint, worded as util-linux words it. */
+static void __attribute__((noreturn))
+option_error(const char *word, int opt, const struct option *longopts)
+{
+	if (opt == 'c')
+		usage_error("option requires an argument -- 'c'");
+	if (opt > 0 && opt < CHAR_MAX)
+		usage_error("invalid option -- '%c'", opt);
+	for (const struct option *l = longopts; opt && l->name; l++)
+		if (l->val == opt)
+			usage_error(l->has_arg == required_argument
+					? "option '--%s' requires an argument"
+					: "option '--%s' doesn't allow an "
+					  "argument",
+				    l->name);
+	usage_error("unrecognized option '%s'", word);
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	struct option longopts[NPOLICIES + NOTHERS + 1];
+	int c, policy_end = 0;
+	unsigned long n;
+
+	memset(o, 0, sizeof(*o));
+	o->req.current_cpu = -1;
+	for (size_t i = 0; i < NPOLICIES; i++)
+		longopts[i] =
+		    (struct option){ policy_options[i].name,
+				     policy_options[i].kind == POLICY_CPUS
+					 ? required_argument
+					 : optional_argument,
+				     NULL, OPT_POLICY + (int)i };
+	for (size_t i = 0; i < NOTHERS; i++)
+		longopts[NPOLICIES + i] =
+		    (struct option){ other_options[i].name,
+				     other_options[i].has_arg, NULL,
+				     other_options[i].val };
+	memset(&longopts[NPOLICIES + NOTHERS], 0, sizeof(longopts[0]));
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:nhV", longopts, NULL)) != -1) {
+		if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES) {
+			set_policy(o, &policy_options[c - OPT_POLICY], optarg);
+			policy_end = optarg ? 0 : optind;
+			continue;
+		}
+		switch (c) {
+		case 'c':
+			set_policy(o, &policy_options[NPOLICIES - 1], optarg);
+			break;
+		case OPT_SMT:
+		case OPT_NO_SMT:
+			if (o->req.smt != SMT_DEFAULT &&
+			    o->req.smt != (c == OPT_SMT ? SMT_ALL : SMT_ONE))
+				usage_error("--smt and --no-smt both given");
+			o->req.smt = c == OPT_SMT ? SMT_ALL : SMT_ONE;
+			break;
+		case OPT_ALL:
+			o->all = true;
+			break;
+		case OPT_MEM:
+			o->mem_given = true;
+			if (!strcmp(optarg, "bind"))
+				o->mem = HOST_MEM_BIND;
+			else if (!strcmp(optarg, "interleave"))
+				o->mem = HOST_MEM_INTERLEAVE;
+			else if (!strcmp(optarg, "local"))
+				o->mem = HOST_MEM_LOCAL;
+			else
+				usage_error(
+				    "invalid --mem value '%s': expected "
+				    "bind, interleave or local",
+				    optarg);
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
+		case OPT_EXPLAIN:
+			o->explain = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_SHOW:
+			o->show = true;
+			break;
+		case OPT_PID:
+			if (!parse_number(optarg, INT_MAX, &n) || n == 0)
+				usage_error(
+				    "invalid --pid value '%s': expected "
+				    "a process id",
+				    optarg);
+			o->pid = (pid_t)n;
+			break;
+		case OPT_TOPOLOGY:
+			o->topology = optarg;
+			break;
+		case 'h':
+			usage();
+		case 'V':
+			printf("pinrun %s\n", PINRUN_VERSION);
+			exit(close_stdout(PINRUN_EXIT_OK));
+		default:
+			option_error(argv[optind - 1], optopt, longopts);
+		}
+	}
+	if (policy_end && policy_end == optind)
+		check_detached_argument(argv, policy_end);
+	if (o->show) {
+		if (optind < argc &&
+		    (!parse_number(argv[optind], INT_MAX, &n) || n == 0))
+			usage_error("invalid pid '%s' for --show",
+				    argv[optind]);
+		if (optind < argc)
+			o->pid = (pid_t)n;
+		if (optind + 1 < argc)
+			usage_error("--show takes one pid");
+	} else if (optind < argc) {
+		o->command = argv + optind;
+	}
+	check_combinations(o);
+}
+
+/* --- topology and request ---------------------------------------------- */
+
+static struct topology *load(const struct options *o)
+{
+	enum topo_source_kind kind =
+	    o->topology ? topo_source_kind(o->topology) : TOPO_SRC_LIVE;
+	struct topology *t;
+	int r = topo_load(kind, o->topology, &t);
+
+	if (r == -EINVAL) {
+		static const char *const why[] = {
+			[TOPO_SRC_LIVE] = "hwloc could not read it",
+			[TOPO_SRC_XML] = "not an hwloc XML topology",
+			[TOPO_SRC_SYNTHETIC] =
+			    "not a valid synthetic description",
+			[TOPO_SRC_FSROOT] = "not a saved sysfs tree (no "
+					    "sys/devices/system/cpu inside)",
+		};
+
+		if (kind == TOPO_SRC_LIVE)
+			die("cannot read this machine's topology: %s",
+			    why[kind]);
+		die("cannot read topology '%s': %s", o->topology, why[kind]);
+	}
+	if (r < 0 && kind == TOPO_SRC_LIVE)
+		die("cannot read this machine's topology: %s", strerror(-r));
+	if (r < 0)
+		die("cannot read topology '%s': %s", o->topology, strerror(-r));
+	if (!t->this_system && !o->topology && !o->dry_run && !o->json &&
+	    (o->command || o->pid))
+		die("the topology comes from %s, not from this machine: unset "
+		    "it (or set HWLOC_THISSYSTEM=1) to run a command",
+		    t->source);
+	return t;
+}
+
+static void parse_spec(const struct topology *t, struct options *o)
+{
+	struct cpulist_error e;
+	struct location_error le;
+	const char *s = o->spec;
+
+	switch (cpulist_syntax(s)) {
+	case CPULIST_SYNTAX_LIST: {
+		static const char *const why[] = {
+			[CPULIST_E_EMPTY] = "empty",
+			[CPULIST_E_EMPTY_ITEM] = "empty item",
+			[CPULIST_E_TRAILING_COMMA] = "trailing comma",
+			[CPULIST_E_NO_START] = "missing start of range",
+			[CPULIST_E_NO_END] = "missing end of range",
+			[CPULIST_E_NO_STRIDE] = "missing stride after ':'",
+			[CPULIST_E_ZERO_STRIDE] = "stride 0",
+			[CPULIST_E_STRIDE_NO_RANGE] =
+			    "a stride needs a range (N-M:S)",
+		};
+
+		if (cpulist_parse_list(s, &o->req.cpus, &e) == 0)
+			return;
+		if (e.code == CPULIST_E_BAD_CHAR)
+			die("invalid CPU list '%s': unexpected '%c'", s, *e.at);
+		if (e.code == CPULIST_E_REVERSED)
+			die("invalid CPU list '%s': range %lu-%lu is reversed",
+			    s, e.value, e.value2);
+		if (e.code == CPULIST_E_TOO_LARGE)
+			die("invalid CPU list '%s': CPU %.*s is too large "
+			    "(the limit is %d)",
+			    s, (int)strspn(e.at, "0123456789"), e.at,
+			    CPULIST_MAX - 1);
+		die("invalid CPU list '%s': %s", s, why[e.code]);
+	}
+	case CPULIST_SYNTAX_MASK:
+		if (cpulist_parse_mask(s, &o->req.cpus, &e) == 0)
+			return;
+		if (e.code == CPULIST_E_MASK_BAD_DIGIT)
+			die("invalid CPU mask '%s': '%c' is not a hex digit", s,
+			    *e.at);
+		if (e.code == CPULIST_E_MASK_TOO_LARGE)
+			die("invalid CPU mask '%s': it sets CPUs beyond %d", s,
+			    CPULIST_MAX - 1);
+		die("invalid CPU mask '%s': %s", s,
+		    e.code == CPULIST_E_MASK_NO_DIGITS
+			? "no hex digits after 0x"
+		    : e.code == CPULIST_E_MASK_EMPTY_WORD ? "empty 32-bit word"
+		    : e.code == CPULIST_E_MASK_LONG_WORD
+			? "a comma-separated word has more than 8 digits"
+			: "no CPU set");
+	case CPULIST_SYNTAX_LOCATION:
+		break;
+	}
+	if (location_parse(t, s, &o->req.cpus, &le) == 0)
+		return;
+	switch (le.code) {
+	case LOCATION_E_TYPE:
+		die("invalid location '%s': unknown object type '%.*s'", s,
+		    (int)le.len, le.at);
+	case LOCATION_E_NO_LEVEL:
+		die("invalid location '%s': this topology has no %s level", s,
+		    tree_type_name(le.type));
+	case LOCATION_E_GROUPS:
+		die("invalid location '%s': there are %lu group levels, name "
+		    "one as group0..group%lu",
+		    s, le.value, le.value - 1);
+	case LOCATION_E_NO_INDEX:
+		die("invalid location '%s': '%.*s' needs an index, as in "
+		    "'%.*s:0'",
+		    s, (int)le.len, le.at, (int)le.len, le.at);
+	case LOCATION_E_REVERSED:
+		die("invalid location '%s': range '%.*s' is reversed", s,
+		    (int)le.len, le.at);
+	case LOCATION_E_NO_SUCH: {
+		char parent[64] = "the machine";
+
+		if (le.parent >= 0)
+			location_name(t, le.parent, parent, sizeof(parent));
+		die("invalid location '%s': %s has no %s %lu (it has %lu)", s,
+		    parent, tree_type_name(le.type), le.value, le.value2);
+	}
+	case LOCATION_E_NOT_DEEPER:
+		die("invalid location '%s': '%.*s' is not below the step "
+		    "before it",
+		    s, (int)le.len, le.at);
+	case LOCATION_E_EMPTY_STEP:
+		die("invalid location '%s': empty step", s);
+	case LOCATION_E_NO_CPUS:
+		die("location '%s' has no CPUs (memory only)", s);
+	default:
+		die("invalid location '%s': invalid index '%.*s'", s,
+		    (int)le.len, le.at);
+	}
+}
+
+static void prepare_request(const struct topology *t, struct options *o)
+{
+	static double busy[CPULIST_MAX];
+	struct policy_request *req = &o->req;
+	struct cpuset affinity;
+	int r;
+
+	if (o->spec)
+		parse_spec(t, o);
+	req->allowed = t->usable;
+	if (t->this_system && !o->all) {
+		if ((r = host_get_affinity(0, &affinity)) < 0)
+			die("cannot read pinrun's affinity: %s", strerror(-r));
+		cpulist_and(&req->allowed, &req->allowed, &affinity);
+	}
+	if (t->this_system && req->which == WHICH_CURRENT) {
+		r = o->pid ? host_last_cpu(o->pid) : host_current_cpu();
+		if (r == -ENOENT && o->pid)
+			die("no process with pid %d", (int)o->pid);
+		req->current_cpu = r;
+	}
+	if (t->this_system && req->which == WHICH_IDLE &&
+	    host_sample_busy(busy, CPULIST_MAX, IDLE_SAMPLE_MS) == 0) {
+		req->busy = busy;
+		req->busy_len = CPULIST_MAX;
+	}
+}
+
+/* --- planning ------------------------------------------------------------ */
+
+static const char *kind_word(enum policy_kind kind)
+{
+	switch (kind) {
+	case POLICY_SAME_CHIP:
+		return "package";
+	case POLICY_SAME_NUMA:
+		return "NUMA node";
+	case POLICY_SAME_CACHE:
+		return "L3 cache";
+	default:
+		return "core";
+	}
+}
+
+static void __attribute__((noreturn))
+cpu_error(const struct topology *t, const struct options *o,
+	  const struct policy_error *e)
+{
+	struct cpuset online;
+	unsigned cpu = (unsigned)e->value;
+
+	switch (e->code) {
+	case POLICY_E_NOT_EXIST:
+		die("CPU %u does not exist (%s has CPUs %s)", cpu,
+		    t->this_system ? "this machine" : "the topology",
+		    list(&t->complete));
+	case POLICY_E_OFFLINE:
+		if (t->this_system && host_online(&online) == 0 &&
+		    !cpulist_has(&online, cpu))
+			die("CPU %u is offline", cpu);
+		if (t->this_system)
+			die("CPU %u is not in this cgroup's cpuset %s", cpu,
+			    list(&t->usable));
+		die("CPU %u is offline or disallowed in the topology (usable: "
+		    "%s)",
+		    cpu, list(&t->usable));
+	case POLICY_E_NOT_ALLOWED:
+		die("CPU %u is not in the allowed set %s (use --all to leave "
+		    "the inherited mask)",
+		    cpu, list(&o->req.allowed));
+	default:
+		die("CPU %u cannot be used", cpu);
+	}
+}
+
+static void plan_or_die(const struct topology *t, const struct options *o,
+			struct policy_plan *plan)
+{
+	struct policy_error e;
+	struct cpuset cpus;
+	const char *what = o->policy_text;
+
+	if (policy_plan(t, &o->req, plan, &e) == 0)
+		return;
+	switch (e.code) {
+	case POLICY_E_NOT_EXIST:
+	case POLICY_E_OFFLINE:
+	case POLICY_E_NOT_ALLOWED:
+		cpu_error(t, o, &e);
+	case POLICY_E_NO_LEVEL:
+		die("%s: this topology has no %s level", what,
+		    kind_word(o->req.kind));
+	case POLICY_E_NO_SUCH:
+		die("%s: there is no %s %lu (the topology has %lu)", what,
+		    kind_word(o->req.kind), e.value, e.value2);
+	case POLICY_E_DOMAIN_EMPTY:
+		cpulist_zero(&cpus);
+		tree_obj_cpus(t, plan->domain, &cpus);
+		if (cpulist_empty(&cpus))
+			die("%s: %s %lu has no CPUs (memory only)", what,
+			    kind_word(o->req.kind), e.value);
+		die("%s: no CPU of %s %lu (%s) is in the allowed set %s%s",
+		    what, kind_word(o->req.kind), e.value, list(&cpus),
+		    list(&o->req.allowed),
+		    o->all ? "" : " (use --all to leave the inherited mask)");
+	case POLICY_E_TOO_MANY:
+		die("%s: only %lu %s allowed", what, e.value2,
+		    o->req.smt == SMT_ALL ? "PUs are"
+		    : e.value2 == 1	  ? "core is"
+					  : "cores are");
+	case POLICY_E_HOT_NOT_ONE:
+		die("%s: '%s' names %lu CPUs; --hot takes exactly one", what,
+		    o->spec, e.value);
+	case POLICY_E_CURRENT:
+		die("%s: the current CPU %lu is not in the allowed set %s",
+		    what, e.value, list(&o->req.allowed));
+	case POLICY_E_NOTHING:
+		die("%s: no CPU is allowed", what);
+	default:
+		die("%s: out of memory", what);
+	}
+}
+
+/* --- output ----------------------------------------------------------------
+ */
+
+static const char *const rules[] = {
+	[POLICY_HOT] = "one PU (with --smt, its whole core)",
+	[POLICY_SAME_CHIP] = "every allowed PU of one package",
+	[POLICY_SAME_NUMA] = "every allowed PU of one NUMA node",
+	[POLICY_SAME_CACHE] = "every allowed PU under one L3 cache",
+	[POLICY_SPREAD] = "one PU on each of N cores, balanced over packages, "
+			  "NUMA nodes and L3 caches (hwloc_distrib)",
+	[POLICY_CPUS] = "exactly the CPUs given",
+};
+
+static char *objects_text(const struct topology *t, const struct cpuset *set)
+{
+	unsigned n = policy_cover(t, set, NULL, 0);
+	int *objs = malloc((n + 1) * sizeof(*objs));
+	char *text = NULL;
+	size_t len;
+
+	if (!objs)
+		die("out of memory");
+	policy_cover(t, set, objs, n);
+	len = location_format(t, objs, n, NULL, 0);
+	text = malloc(len + 1);
+	if (!text)
+		die("out of memory");
+	location_format(t, objs, n, text, len + 1);
+	free(objs);
+	return text;
+}
+
+static void explain(const struct topology *t, const struct options *o,
+		    const struct policy_plan *plan)
+{
+	struct cpuset gone, online;
+	char name[64] = "";
+	char *objects;
+
+	note("topology: %s (hwloc %s): %u package%s, %u NUMA node%s, %u L3, "
+	     "%u cores, %u PUs",
+	     t->source, t->hwloc_version, tree_count(t, TOPO_PACKAGE),
+	     tree_count(t, TOPO_PACKAGE) == 1 ? "" : "s", t->nnuma,
+	     t->nnuma == 1 ? "" : "s", tree_count(t, TOPO_L3),
+	     tree_count(t, TOPO_CORE), t->npus);
+	cpulist_andnot(&gone, &t->complete, &t->usable);
+	if (!cpulist_empty(&gone)) {
+		if (t->this_system && host_online(&online) == 0) {
+			struct cpuset off;
+
+			cpulist_andnot(&off, &gone, &online);
+			cpulist_and(&gone, &gone, &online);
+			if (!cpulist_empty(&off))
+				note("excluded %s: offline", list(&off));
+			if (!cpulist_empty(&gone))
+				note("excluded %s: not in the cgroup's cpuset",
+				     list(&gone));
+		} else {
+			note("excluded %s: offline or disallowed by a cgroup",
+			     list(&gone));
+		}
+	}
+	cpulist_andnot(&gone, &t->usable, &o->req.allowed);
+	if (!cpulist_empty(&gone))
+		note("excluded %s: not in the inherited affinity (use --all to "
+		     "include them)",
+		     list(&gone));
+	if (!t->this_system && (o->req.which != WHICH_INDEX))
+		note("planning for another machine: 'current' and 'idle' mean "
+		     "the first candidate");
+	if (plan->domain >= 0)
+		location_name(t, plan->domain, name, sizeof(name));
+	switch (plan->reason) {
+	case REASON_CURRENT:
+		note("%s: %s, which holds CPU %d where pinrun runs",
+		     o->policy_text, name, o->req.current_cpu);
+		break;
+	case REASON_IDLE:
+		note("%s: %s, the least busy over a %d ms sample",
+		     o->policy_text, name, IDLE_SAMPLE_MS);
+		break;
+	case REASON_FIRST:
+		note("%s: %s, the first candidate in topology order",
+		     o->policy_text, name);
+		break;
+	case REASON_GIVEN:
+		note("%s: as given", o->policy_text);
+		break;
+	}
+	note("rule: %s", rules[o->req.kind]);
+	if (!cpulist_empty(&plan->smt_dropped))
+		note("excluded %s: SMT siblings (--no-smt)",
+		     list(&plan->smt_dropped));
+	objects = objects_text(t, &plan->cpus);
+	note("cpus: %s (%s)", list(&plan->cpus), objects);
+	free(objects);
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_objects(const char *objects)
+{
+	const char *p = objects;
+
+	putchar('[');
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		char item[64];
+
+		snprintf(item, sizeof(item), "%.*s", (int)n, p);
+		json_string(item);
+		p += n;
+		if (*p == ' ') {
+			p++;
+			putchar(',');
+		}
+	}
+	putchar(']');
+}
+
+static void print_json(const struct topology *t, const struct options *o,
+		       const struct policy_plan *plan)
+{
+	static const char *const reasons[] = {
+		[REASON_GIVEN] = "given",
+		[REASON_CURRENT] = "current",
+		[REASON_IDLE] = "idle",
+		[REASON_FIRST] = "first",
+	};
+	struct cpuset nodes, slot;
+	char *objects = objects_text(t, &plan->cpus);
+
+	tree_local_numa(t, &plan->cpus, &nodes);
+	printf("{\"policy\":");
+	json_string(policy_name(o->req.kind));
+	printf(",\"reason\":\"%s\",\"cpus\":\"%s\"", reasons[plan->reason],
+	       list(&plan->cpus));
+	printf(",\"count\":%u,\"objects\":", cpulist_count(&plan->cpus));
+	json_objects(objects);
+	printf(",\"slots\":[");
+	for (unsigned i = 0; i < plan->nslots; i++) {
+		cpulist_zero(&slot);
+		for (unsigned j = plan->slot_start[i];
+		     j < plan->slot_start[i + 1]; j++)
+			cpulist_add(&slot, plan->slot_cpus[j]);
+		printf("%s\"%s\"", i ? "," : "", list(&slot));
+	}
+	printf("],\"numa\":\"%s\"", list(&nodes));
+	printf(",\"allowed\":\"%s\",\"topology\":{\"source\":",
+	       list(&o->req.allowed));
+	json_string(t->source);
+	printf(",\"packages\":%u,\"numa_nodes\":%u,\"l3\":%u,\"cores\":%u,"
+	       "\"pus\":%u}}\n",
+	       tree_count(t, TOPO_PACKAGE), t->nnuma, tree_count(t, TOPO_L3),
+	       tree_count(t, TOPO_CORE), t->npus);
+	free(objects);
+}
+
+/* --show [PID] */
+static int show(const struct options *o)
+{
+	pid_t pid = o->pid ? o->pid : getpid();
+	struct topology *t;
+	struct cpuset cpus, mems;
+	char *objects;
+	int r;
+
+	if ((r = topo_load(TOPO_SRC_LIVE, NULL, &t)) < 0)
+		die("cannot read this machine's topology: %s", strerror(-r));
+	if ((r = host_get_affinity(pid, &cpus)) < 0) {
+		if (r == -ESRCH)
+			die("no process with pid %d", (int)pid);
+		die("cannot read the affinity of pid %d: %s", (int)pid,
+		    strerror(-r));
+	}
+	if (host_mems_allowed(pid, &mems) < 0)
+		cpulist_zero(&mems);
+	cpulist_and(&cpus, &cpus, &t->complete);
+	objects = objects_text(t, &cpus);
+	if (o->json) {
+		printf("{\"pid\":%d,\"cpus\":\"%s\",\"objects\":", (int)pid,
+		       list(&cpus));
+		json_objects(objects);
+		printf(",\"mems\":\"%s\"}\n", list(&mems));
+	} else {
+		printf("pid: %d\ncpus: %s\nobjects: %s\nmems: %s\n", (int)pid,
+		       list(&cpus), objects, list(&mems));
+	}
+	free(objects);
+	tree_free(t);
+	return PINRUN_EXIT_OK;
+}
+
+/* --- acting ----------------------------------------------------------------
+ */
+
+static void bind_or_die(pid_t tid, const struct cpuset *cpus)
+{
+	struct cpuset got;
+	int r = host_set_affinity(tid, cpus);
+
+	if (r == -ESRCH && tid)
+		return; /* the thread ended meanwhile */
+	if (r < 0 && tid)
+		die("cannot re-place pid %d: %s", (int)tid, strerror(-r));
+	if (r < 0)
+		die("cannot bind to CPUs %s: %s", list(cpus), strerror(-r));
+	/* Trust only what the kernel reports back. */
+	if ((r = host_get_affinity(tid, &got)) < 0) {
+		if (r == -ESRCH && tid)
+			return;
+		die("cannot read back the affinity: %s", strerror(-r));
+	}
+	if (!cpulist_equal(&got, cpus)) {
+		char *want = cpulist_str(cpus);
+
+		die("the kernel applied CPUs %s instead of %s", list(&got),
+		    want ? want : "?");
+	}
+}
+
+static int replace_process(const struct options *o,
+			   const struct policy_plan *plan)
+{
+	pid_t *tids = NULL, *done = NULL;
+	unsigned n, ndone = 0;
+	int r;
+
+	/* Threads may start while we work: go round until a pass finds no
+	 * new one. */
+	for (int pass = 0; pass < 100; pass++) {
+		unsigned fresh = 0;
+
+		if ((r = host_threads(o->pid, &tids, &n)) < 0) {
+			if (r == -ENOENT && pass == 0)
+				die("no process with pid %d", (int)o->pid);
+			die("cannot list the threads of pid %d: %s",
+			    (int)o->pid, strerror(-r));
+		}
+		done = realloc(done, (ndone + n) * sizeof(*done));
+		if (!done)
+			die("out of memory");
+		for (unsigned i = 0; i < n; i++) {
+			bool seen = false;
+
+			for (unsigned j = 0; j < ndone && !seen; j++)
+				seen = done[j] == tids[i];
+			if (seen)
+				continue;
+			bind_or_die(tids[i], &plan->cpus);
+			done[ndone++] = tids[i];
+			fresh++;
+		}
+		free(tids);
+		if (!fresh)
+			break;
+	}
+	free(done);
+	return PINRUN_EXIT_OK;
+}
+
+static void set_memory(const struct topology *t, const struct options *o,
+		       const struct policy_plan *plan)
+{
+	static const char *const modes[] = { "bind", "interleave", "local" };
+	struct cpuset nodes, allowed;
+	int r;
+
+	tree_local_numa(t, &plan->cpus, &nodes);
+	if (host_mems_allowed(getpid(), &allowed) == 0)
+		cpulist_and(&nodes, &nodes, &allowed);
+	if (cpulist_empty(&nodes) && o->mem != HOST_MEM_LOCAL)
+		die("--mem=%s: no NUMA node local to CPUs %s is allowed",
+		    modes[o->mem], list(&plan->cpus));
+	if ((r = host_set_mempolicy(o->mem, &nodes)) < 0)
+		die("cannot set memory policy '%s' on nodes %s: %s",
+		    modes[o->mem], list(&nodes), strerror(-r));
+}
+
+static void __attribute__((noreturn)) run(char **command)
+{
+	fflush(stdout);
+	execvp(command[0], command);
+	note("cannot run '%s': %s", command[0], strerror(errno));
+	exit(errno == ENOENT ? PINRUN_EXIT_NOT_FOUND : PINRUN_EXIT_CANNOT_RUN);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct topology *t;
+	struct policy_plan plan;
+	int status = PINRUN_EXIT_OK;
+
+	parse_options(argc, argv, &o);
+	if (o.show)
+		return close_stdout(show(&o));
+	t = load(&o);
+	prepare_request(t, &o);
+	plan_or_die(t, &o, &plan);
+	if (o.explain)
+		explain(t, &o, &plan);
+	if (o.dry_run || o.json || (!o.command && !o.pid)) {
+		if (o.json)
+			print_json(t, &o, &plan);
+		else if (o.dry_run)
+			printf("%s\n", list(&plan.cpus));
+	} else if (o.pid) {
+		status = replace_process(&o, &plan);
+	} else {
+		bind_or_die(0, &plan.cpus);
+		if (o.mem_given)
+			set_memory(t, &o, &plan);
+		tree_free(t);
+		policy_plan_free(&plan);
+		run(o.command);
+	}
+	tree_free(t);
+	policy_plan_free(&plan);
+	return close_stdout(status);
+}

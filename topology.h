@@ -1,0 +1,24 @@
+/* Reading a topology with hwloc: the live machine or a saved one. */
+#ifndef PINRUN_TOPOLOGY_H
+#define PINRUN_TOPOLOGY_H
+
+#include "topotree.h"
+
+/* How to read the topology. */
+enum topo_source_kind {
+	TOPO_SRC_LIVE, /* the running machine (hwloc environment honoured) */
+	TOPO_SRC_XML,  /* an hwloc XML export */
+	TOPO_SRC_SYNTHETIC, /* an hwloc synthetic description */
+	TOPO_SRC_FSROOT,    /* a saved Linux /sys and /proc tree */
+};
+
+/* Guess the kind of a --topology argument: a directory is a sysfs tree, an
+ * existing file is XML, anything else is a synthetic description. */
+enum topo_source_kind topo_source_kind(const char *arg);
+
+/* Load and flatten. Returns 0, or a negative errno (-EINVAL for a source
+ * hwloc could not make sense of). *out is freed with tree_free. */
+int topo_load(enum topo_source_kind kind, const char *arg,
+	      struct topology **out);
+
+#endif
