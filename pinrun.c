@@ -461,8 +461,7 @@ static struct topology *load(const struct options *o)
 			[TOPO_SRC_XML] = "not an hwloc XML topology",
 			[TOPO_SRC_SYNTHETIC] =
 			    "not a valid synthetic description",
-			[TOPO_SRC_FSROOT] = "not a saved sysfs tree (no "
-					    "sys/devices/system/cpu inside)",
+			[TOPO_SRC_FSROOT] = "not a saved sysfs tree",
 		};
 
 		if (kind == TOPO_SRC_LIVE)
