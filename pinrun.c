@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cpulist.h"
@@ -28,7 +29,7 @@ struct options {
 	struct policy_request req;
 	char policy_text[64]; /* the policy as typed: "--same-chip=1" */
 	const char *spec;     /* --cpus SPEC, or --hot=SPEC */
-	bool all, dry_run, explain, json, show, mem_given;
+	bool all, dry_run, explain, json, show, mem_given, pid_given;
 	enum host_mempolicy mem;
 	pid_t pid;
 	const char *topology;
@@ -82,16 +83,24 @@ static int close_stdout(int status)
 	return status;
 }
 
-/* A CPU set as text, in one of a few static buffers (enough for the sets
- * of one message). */
-static const char *list(const struct cpuset *set)
+/* A CPU set as text ("" when empty), in one of a few static buffers:
+ * enough for the sets of one message. */
+static const char *list_text(const struct cpuset *set)
 {
 	static char bufs[3][CPULIST_MAX * 6];
 	static unsigned next;
 	char *buf = bufs[next++ % 3];
 
 	cpulist_format(set, buf, sizeof(bufs[0]));
-	return buf[0] ? buf : "(none)";
+	return buf;
+}
+
+/* The same for messages, where an empty set must still read as one. */
+static const char *list(const struct cpuset *set)
+{
+	const char *text = list_text(set);
+
+	return text[0] ? text : "(none)";
 }
 
 /* --- options ------------------------------------------------------------ */
@@ -293,8 +302,9 @@ static void check_detached_argument(char **argv, int policy_end)
 static void check_combinations(const struct options *o)
 {
 	if (o->show) {
-		if (o->req.kind != POLICY_NONE || o->pid || o->topology ||
-		    o->explain || o->dry_run || o->mem_given)
+		if (o->req.kind != POLICY_NONE || o->pid_given || o->topology ||
+		    o->explain || o->dry_run || o->mem_given || o->all ||
+		    o->req.smt != SMT_DEFAULT)
 			usage_error("--show takes only a pid (and --json)");
 		return;
 	}
@@ -416,6 +426,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 				    "a process id",
 				    optarg);
 			o->pid = (pid_t)n;
+			o->pid_given = true;
 			break;
 		case OPT_TOPOLOGY:
 			o->topology = optarg;
@@ -534,8 +545,13 @@ static void parse_spec(const struct topology *t, struct options *o)
 	case CPULIST_SYNTAX_LOCATION:
 		break;
 	}
-	if (location_parse(t, s, &o->req.cpus, &le) == 0)
+	if (location_parse(t, s, &o->req.cpus, &le) == 0) {
+		/* "all" is every CPU pinrun may use, as numactl's is. */
+		if (!strcasecmp(s, "all"))
+			cpulist_and(&o->req.cpus, &o->req.cpus,
+				    &o->req.allowed);
 		return;
+	}
 	switch (le.code) {
 	case LOCATION_E_TYPE:
 		die("invalid location '%s': unknown object type '%.*s'", s,
@@ -583,14 +599,14 @@ static void prepare_request(const struct topology *t, struct options *o)
 	struct cpuset affinity;
 	int r;
 
-	if (o->spec)
-		parse_spec(t, o);
 	req->allowed = t->usable;
 	if (t->this_system && !o->all) {
 		if ((r = host_get_affinity(0, &affinity)) < 0)
 			die("cannot read pinrun's affinity: %s", strerror(-r));
 		cpulist_and(&req->allowed, &req->allowed, &affinity);
 	}
+	if (o->spec)
+		parse_spec(t, o);
 	if (t->this_system && req->which == WHICH_CURRENT) {
 		r = o->pid ? host_last_cpu(o->pid) : host_current_cpu();
 		if (r == -ENOENT && o->pid)
@@ -766,15 +782,21 @@ static void explain(const struct topology *t, const struct options *o,
 		note("excluded %s: not in the inherited affinity (use --all to "
 		     "include them)",
 		     list(&gone));
-	if (!t->this_system && (o->req.which != WHICH_INDEX))
+	if (!t->this_system && o->req.which != WHICH_INDEX &&
+	    o->req.kind != POLICY_SPREAD && o->req.kind != POLICY_CPUS)
 		note("planning for another machine: 'current' and 'idle' mean "
 		     "the first candidate");
 	if (plan->domain >= 0)
 		location_name(t, plan->domain, name, sizeof(name));
 	switch (plan->reason) {
 	case REASON_CURRENT:
-		note("%s: %s, which holds CPU %d where pinrun runs",
-		     o->policy_text, name, o->req.current_cpu);
+		if (o->pid)
+			note("%s: %s, which holds CPU %d where pid %d last ran",
+			     o->policy_text, name, o->req.current_cpu,
+			     (int)o->pid);
+		else
+			note("%s: %s, which holds CPU %d where pinrun runs",
+			     o->policy_text, name, o->req.current_cpu);
 		break;
 	case REASON_IDLE:
 		note("%s: %s, the least busy over a %d ms sample",
@@ -849,7 +871,7 @@ static void print_json(const struct topology *t, const struct options *o,
 	printf("{\"policy\":");
 	json_string(policy_name(o->req.kind));
 	printf(",\"reason\":\"%s\",\"cpus\":\"%s\"", reasons[plan->reason],
-	       list(&plan->cpus));
+	       list_text(&plan->cpus));
 	printf(",\"count\":%u,\"objects\":", cpulist_count(&plan->cpus));
 	json_objects(objects);
 	printf(",\"slots\":[");
@@ -858,11 +880,11 @@ static void print_json(const struct topology *t, const struct options *o,
 		for (unsigned j = plan->slot_start[i];
 		     j < plan->slot_start[i + 1]; j++)
 			cpulist_add(&slot, plan->slot_cpus[j]);
-		printf("%s\"%s\"", i ? "," : "", list(&slot));
+		printf("%s\"%s\"", i ? "," : "", list_text(&slot));
 	}
-	printf("],\"numa\":\"%s\"", list(&nodes));
+	printf("],\"numa\":\"%s\"", list_text(&nodes));
 	printf(",\"allowed\":\"%s\",\"topology\":{\"source\":",
-	       list(&o->req.allowed));
+	       list_text(&o->req.allowed));
 	json_string(t->source);
 	printf(",\"packages\":%u,\"numa_nodes\":%u,\"l3\":%u,\"cores\":%u,"
 	       "\"pus\":%u}}\n",
@@ -882,6 +904,10 @@ static int show(const struct options *o)
 
 	if ((r = topo_load(TOPO_SRC_LIVE, NULL, &t)) < 0)
 		die("cannot read this machine's topology: %s", strerror(-r));
+	if (!t->this_system)
+		die("the topology comes from %s, not from this machine: unset "
+		    "it (or set HWLOC_THISSYSTEM=1) to show a process",
+		    t->source);
 	if ((r = host_get_affinity(pid, &cpus)) < 0) {
 		if (r == -ESRCH)
 			die("no process with pid %d", (int)pid);
@@ -894,12 +920,12 @@ static int show(const struct options *o)
 	objects = objects_text(t, &cpus);
 	if (o->json) {
 		printf("{\"pid\":%d,\"cpus\":\"%s\",\"objects\":", (int)pid,
-		       list(&cpus));
+		       list_text(&cpus));
 		json_objects(objects);
-		printf(",\"mems\":\"%s\"}\n", list(&mems));
+		printf(",\"mems\":\"%s\"}\n", list_text(&mems));
 	} else {
 		printf("pid: %d\ncpus: %s\nobjects: %s\nmems: %s\n", (int)pid,
-		       list(&cpus), objects, list(&mems));
+		       list_text(&cpus), objects, list_text(&mems));
 	}
 	free(objects);
 	tree_free(t);

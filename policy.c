@@ -373,64 +373,110 @@ out:
 
 struct slots {
 	const struct topology *t;
-	unsigned *count; /* slots under each object */
-	const char *mark;
+	unsigned *count;  /* slots under each object */
+	const char *mark; /* the objects that are slots */
+	int *top;	  /* the parts the machine deals from, or NULL */
+	unsigned ntop;
 };
 
-/* Order the slots under o: the children's orders dealt out round-robin,
- * one from each child in turn, so every prefix is spread as evenly as the
- * tree allows at every level. */
+/* Order the slots under o: the parts' own orders dealt out round-robin,
+ * the first slot of each part, then the second of each, and so on. The
+ * parts are o's children, except that the machine deals from its packages
+ * (s->top) when groups sit above them: packages are the first level to
+ * spread over, whatever holds them. */
 static int order_slots(const struct slots *s, int o, int *out)
 {
-	unsigned nchild = 0, done = 0, *pos;
-	int *buf, r = 0;
+	const struct topo_obj *obj = &s->t->objs[o];
+	int *parts = NULL, *buf = NULL, r = -1;
+	unsigned nparts = 0, *start = NULL, done = 0, at = 0;
 
 	if (s->mark[o]) {
 		out[0] = o;
 		return 0;
 	}
-	for (int c = s->t->objs[o].first_child; c != TOPO_NONE;
-	     c = s->t->objs[c].next_sibling)
-		if (s->count[c])
-			nchild++;
-	buf = malloc(s->count[o] * sizeof(*buf));
-	pos = calloc(nchild * 2 + 1, sizeof(*pos));
-	if (!buf || !pos) {
-		r = -1;
+	parts =
+	    malloc((o == 0 && s->top ? s->ntop : s->t->nobjs) * sizeof(*parts));
+	if (!parts)
 		goto out;
+	if (o == 0 && s->top) {
+		memcpy(parts, s->top, s->ntop * sizeof(*parts));
+		nparts = s->ntop;
+	} else {
+		for (int c = obj->first_child; c != TOPO_NONE;
+		     c = s->t->objs[c].next_sibling)
+			if (s->count[c])
+				parts[nparts++] = c;
 	}
-	/* pos[2k] = start of child k's order in buf, pos[2k+1] = taken. */
-	{
-		unsigned k = 0, at = 0;
-
-		for (int c = s->t->objs[o].first_child; c != TOPO_NONE;
-		     c = s->t->objs[c].next_sibling) {
-			if (!s->count[c])
-				continue;
-			pos[2 * k] = at;
-			if (order_slots(s, c, buf + at) < 0) {
-				r = -1;
-				goto out;
-			}
-			at += s->count[c];
-			k++;
-		}
-		pos[2 * k] = at;
+	buf = malloc(s->count[o] * sizeof(*buf));
+	start = malloc((nparts + 1) * sizeof(*start));
+	if (!buf || !start)
+		goto out;
+	for (unsigned k = 0; k < nparts; k++) {
+		start[k] = at;
+		if (order_slots(s, parts[k], buf + at) < 0)
+			goto out;
+		at += s->count[parts[k]];
 	}
-	while (done < s->count[o]) {
-		for (unsigned k = 0; k < nchild; k++) {
-			unsigned len =
-			    (k + 1 < nchild ? pos[2 * k + 2] : s->count[o]) -
-			    pos[2 * k];
-
-			if (pos[2 * k + 1] < len)
-				out[done++] =
-				    buf[pos[2 * k] + pos[2 * k + 1]++];
-		}
-	}
+	for (unsigned round = 0; done < s->count[o]; round++)
+		for (unsigned k = 0; k < nparts; k++)
+			if (round < s->count[parts[k]])
+				out[done++] = buf[start[k] + round];
+	r = 0;
 out:
+	free(parts);
 	free(buf);
-	free(pos);
+	free(start);
+	return r;
+}
+
+/* Count the marked objects under each object. */
+static unsigned count_marks(const struct topology *t, const char *mark,
+			    unsigned *count)
+{
+	unsigned n = 0;
+
+	memset(count, 0, t->nobjs * sizeof(*count));
+	for (unsigned i = 0; i < t->nobjs; i++) {
+		if (!mark[i])
+			continue;
+		n++;
+		for (int o = (int)i; o != TOPO_NONE; o = t->objs[o].parent)
+			count[o]++;
+	}
+	return n;
+}
+
+/* When packages sit below groups (drawers, books), the machine deals from
+ * its packages directly, in the order the groups would deal them. */
+static int package_order(struct slots *s)
+{
+	int depth = tree_type_depth(s->t, TOPO_PACKAGE);
+	const struct topology *t = s->t;
+	struct slots up = { .t = t };
+	char *mark = NULL;
+	int *order = NULL, r = -1;
+
+	if (depth <= 1)
+		return 0;
+	mark = calloc(t->nobjs, 1);
+	up.count = malloc(t->nobjs * sizeof(*up.count));
+	if (!mark || !up.count)
+		goto out;
+	for (unsigned i = 0; i < t->levels[depth].count; i++)
+		if (s->count[t->levels[depth].objs[i]])
+			mark[t->levels[depth].objs[i]] = 1;
+	up.mark = mark;
+	s->ntop = count_marks(t, mark, up.count);
+	order = malloc((s->ntop + 1) * sizeof(*order));
+	if (!order || order_slots(&up, 0, order) < 0)
+		goto out;
+	s->top = order;
+	order = NULL;
+	r = 0;
+out:
+	free(mark);
+	free(up.count);
+	free(order);
 	return r;
 }
 
@@ -449,14 +495,16 @@ static int make_slots(const struct topology *t,
 		       req->kind == POLICY_SAME_CACHE;
 	int ret = -1;
 
-	s.count = calloc(t->nobjs, sizeof(*s.count));
+	s.count = malloc(t->nobjs * sizeof(*s.count));
 	s.mark = mark;
-	plan->slot_start = malloc(2 * sizeof(*plan->slot_start));
 	plan->slot_cpus =
 	    malloc((cpulist_count(&plan->cpus) + 1) * sizeof(*plan->slot_cpus));
-	if (!mark || !s.count || !plan->slot_start || !plan->slot_cpus)
+	if (!mark || !s.count || !plan->slot_cpus)
 		goto out;
 	if (req->kind == POLICY_HOT) {
+		plan->slot_start = malloc(2 * sizeof(*plan->slot_start));
+		if (!plan->slot_start)
+			goto out;
 		for (int c = cpulist_next(&plan->cpus, -1); c >= 0;
 		     c = cpulist_next(&plan->cpus, c))
 			plan->slot_cpus[at++] = (unsigned)c;
@@ -466,20 +514,13 @@ static int make_slots(const struct topology *t,
 		ret = 0;
 		goto out;
 	}
-	for (unsigned i = 0; i < t->npus; i++) {
-		int unit = by_core ? t->pu_core[i] : t->pus[i];
-
-		if (!cpulist_has(&plan->cpus, tree_pu_os(t, i)) || mark[unit])
-			continue;
-		mark[unit] = 1;
-		nslots++;
-		for (int o = unit; o != TOPO_NONE; o = t->objs[o].parent)
-			s.count[o]++;
-	}
-	free(plan->slot_start);
+	for (unsigned i = 0; i < t->npus; i++)
+		if (cpulist_has(&plan->cpus, tree_pu_os(t, i)))
+			mark[by_core ? t->pu_core[i] : t->pus[i]] = 1;
+	nslots = count_marks(t, mark, s.count);
 	order = malloc((nslots + 1) * sizeof(*order));
 	plan->slot_start = malloc((nslots + 1) * sizeof(*plan->slot_start));
-	if (!order || !plan->slot_start ||
+	if (!order || !plan->slot_start || package_order(&s) < 0 ||
 	    (nslots && order_slots(&s, 0, order) < 0))
 		goto out;
 	for (unsigned k = 0; k < nslots; k++) {
@@ -499,6 +540,7 @@ static int make_slots(const struct topology *t,
 out:
 	free(mark);
 	free(s.count);
+	free(s.top);
 	free(order);
 	return ret;
 }

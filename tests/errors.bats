@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# Every input that can be wrong: exit 125, nothing on stdout, and one line
+# "pinrun: ..." on stderr naming the bad input (usage errors add the
+# "Try 'pinrun --help'" hint). Planning runs on a fixed topology so the
+# messages do not depend on the machine running the tests.
+
+load test_helper
+
+setup() {
+	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
+	KNL=$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml
+	CG=$TOPO/4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu.xml
+	P9=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml
+	S390=$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml
+}
+
+# CPU lists
+@test "bad list: missing end of range" { bad "invalid CPU list '0-': missing end of range" --cpus 0- -n --topology "$E5"; }
+@test "bad list: empty" { bad "invalid CPU list '': empty" --cpus '' -n --topology "$E5"; }
+@test "bad list: empty item" { bad "invalid CPU list '1,,2': empty item" --cpus 1,,2 -n --topology "$E5"; }
+@test "bad list: leading comma" { bad "invalid CPU list ',1': empty item" --cpus ,1 -n --topology "$E5"; }
+@test "bad list: trailing comma" { bad "invalid CPU list '1,2,': trailing comma" --cpus 1,2, -n --topology "$E5"; }
+@test "bad list: reversed range" { bad "invalid CPU list '3-1': range 3-1 is reversed" --cpus 3-1 -n --topology "$E5"; }
+@test "bad list: zero stride" { bad "invalid CPU list '0-7:0': stride 0" --cpus 0-7:0 -n --topology "$E5"; }
+@test "bad list: missing stride" { bad "invalid CPU list '0-7:': missing stride after ':'" --cpus 0-7: -n --topology "$E5"; }
+@test "bad list: stride without range" { bad "invalid CPU list '3:2': a stride needs a range (N-M:S)" --cpus 3:2 -n --topology "$E5"; }
+@test "bad list: letter" { bad "invalid CPU list '1a': unexpected 'a'" --cpus 1a -n --topology "$E5"; }
+@test "bad list: space" { bad "invalid CPU list '1 2': unexpected ' '" --cpus '1 2' -n --topology "$E5"; }
+@test "bad list: missing start" { bad "invalid CPU list '-3': missing start of range" --cpus -3 -n --topology "$E5"; }
+@test "bad list: three-part range" { bad "invalid CPU list '1-2-3': unexpected '-'" --cpus 1-2-3 -n --topology "$E5"; }
+@test "bad list: number too large" { bad "invalid CPU list '99999999999': CPU 99999999999 is too large (the limit is 8191)" --cpus 99999999999 -n --topology "$E5"; }
+@test "bad list: just past the limit" { bad "invalid CPU list '0,8192': CPU 8192 is too large (the limit is 8191)" --cpus 0,8192 -n --topology "$E5"; }
+
+# CPUs that do not exist, are offline, or are not allowed
+@test "bad cpu: does not exist" { bad "CPU 72 does not exist (the topology has CPUs 0-71)" --cpus 0,72 -n --topology "$E5"; }
+@test "bad cpu: offline in the topology" { bad "CPU 0 is offline or disallowed in the topology (usable: 8-87,96-175)" --cpus 0-9 -n --topology "$P9"; }
+@test "bad cpu: disallowed by the cgroup in the topology" { bad "CPU 7 is offline or disallowed in the topology (usable: 0-5)" --cpus 7 -n --topology "$CG"; }
+@test "bad cpu: beyond the machine in a mask" { bad "CPU 72 does not exist (the topology has CPUs 0-71)" --cpus 0x00000100,00000000,00000000 -n --topology "$E5"; }
+
+# CPU masks
+@test "bad mask: no digits" { bad "invalid CPU mask '0x': no hex digits after 0x" --cpus 0x -n --topology "$E5"; }
+@test "bad mask: not hex" { bad "invalid CPU mask '0xfg': 'g' is not a hex digit" --cpus 0xfg -n --topology "$E5"; }
+@test "bad mask: empty word" { bad "invalid CPU mask '0x1,,2': empty 32-bit word" --cpus 0x1,,2 -n --topology "$E5"; }
+@test "bad mask: trailing comma" { bad "invalid CPU mask '0x1,': empty 32-bit word" --cpus 0x1, -n --topology "$E5"; }
+@test "bad mask: long word" { bad "invalid CPU mask '0x1,123456789': a comma-separated word has more than 8 digits" --cpus 0x1,123456789 -n --topology "$E5"; }
+@test "bad mask: zero" { bad "invalid CPU mask '0x0': no CPU set" --cpus 0x0 -n --topology "$E5"; }
+
+# Locations
+@test "bad location: unknown type" { bad "invalid location 'foo:1': unknown object type 'foo'" --cpus foo:1 -n --topology "$E5"; }
+@test "bad location: no index" { bad "invalid location 'core': 'core' needs an index, as in 'core:0'" --cpus core -n --topology "$E5"; }
+@test "bad location: no such object" { bad "invalid location 'core:36': the machine has no core 36 (it has 36)" --cpus core:36 -n --topology "$E5"; }
+@test "bad location: no such object inside" { bad "invalid location 'package:1.core:18': package:1 has no core 18 (it has 18)" --cpus package:1.core:18 -n --topology "$E5"; }
+@test "bad location: reversed range" { bad "invalid location 'core:3-1': range 'core:3-1' is reversed" --cpus core:3-1 -n --topology "$E5"; }
+@test "bad location: bad index" { bad "invalid location 'core:x': invalid index 'core:x'" --cpus core:x -n --topology "$E5"; }
+@test "bad location: step not deeper" { bad "invalid location 'core:0.package:0': 'package:0' is not below the step before it" --cpus core:0.package:0 -n --topology "$E5"; }
+@test "bad location: empty step" { bad "invalid location 'package:0.': empty step" --cpus package:0. -n --topology "$E5"; }
+@test "bad location: missing level" { bad "invalid location 'l3:0': this topology has no l3 level" --cpus l3:0 -n --topology "$KNL"; }
+@test "bad location: ambiguous group level" { bad "invalid location 'group:0': there are 2 group levels, name one as group0..group1" --cpus group:0 -n --topology "$S390"; }
+@test "bad location: memory-only package" { bad "location 'package:1' has no CPUs (memory only)" --cpus package:1 -n --topology "$CG"; }
+
+# Policy arguments
+@test "bad --hot: several CPUs" { bad "--hot=0-1: '0-1' names 2 CPUs; --hot takes exactly one" --hot=0-1 -n --topology "$E5"; }
+@test "bad --hot: unknown word" { bad "invalid location 'abc': unknown object type 'abc'" --hot=abc -n --topology "$E5"; }
+@test "bad --same-chip: not a number" { bad_usage "invalid --same-chip value 'abc': expected current, idle or a package number" --same-chip=abc -n --topology "$E5"; }
+@test "bad --same-numa: negative" { bad_usage "invalid --same-numa value '-1': expected current, idle or a NUMA node number" --same-numa=-1 -n --topology "$E5"; }
+@test "bad --same-chip: no such package" { bad "--same-chip=2: there is no package 2 (the topology has 2)" --same-chip=2 -n --topology "$E5"; }
+@test "bad --same-numa: memory-only node" { bad "--same-numa=2: NUMA node 2 has no CPUs (memory only)" --same-numa=2 -n --topology "$CG"; }
+@test "bad --same-cache: no L3 level" { bad "--same-cache=0: this topology has no L3 cache level" --same-cache=0 -n --topology "$KNL"; }
+@test "bad --spread: zero" { bad_usage "invalid --spread value '0': spread over at least 1 core" --spread=0 -n --topology "$E5"; }
+@test "bad --spread: not a number" { bad_usage "invalid --spread value 'x': expected a number of cores" --spread=x -n --topology "$E5"; }
+@test "bad --spread: more than the cores" { bad "--spread=37: only 36 cores are allowed" --spread=37 -n --topology "$E5"; }
+@test "bad --spread --smt: more than the PUs" { bad "--spread=73: only 72 PUs are allowed" --spread=73 --smt -n --topology "$E5"; }
+@test "bad --spread: detached number" { bad_usage "'4' after --spread would be run as the command: write --spread=4" --spread 4 -- true; }
+@test "bad --mem value" { bad_usage "invalid --mem value 'foo': expected bind, interleave or local" --hot --mem=foo -- true; }
+@test "bad --pid: not a number" { bad_usage "invalid --pid value 'abc': expected a process id" --hot --pid abc; }
+@test "bad --pid: zero" { bad_usage "invalid --pid value '0': expected a process id" --hot --pid 0; }
+@test "bad --show pid" { bad_usage "invalid pid 'x' for --show" --show x; }
+
+# Topology sources
+@test "bad topology: missing file" { bad "cannot read topology '/nonexistent/m.xml': No such file or directory" --hot -n --topology /nonexistent/m.xml; }
+@test "bad topology: not XML" { bad "cannot read topology '$BATS_TEST_DIRNAME/errors.bats': not an hwloc XML topology" --hot -n --topology "$BATS_TEST_DIRNAME/errors.bats"; }
+@test "bad topology: bad synthetic" { bad "cannot read topology 'foo:bar': not a valid synthetic description" --hot -n --topology foo:bar; }
+@test "bad topology: directory without sysfs" { bad "cannot read topology '$BATS_TEST_DIRNAME': not a saved sysfs tree" --hot -n --topology "$BATS_TEST_DIRNAME"; }
+
+# Combinations and usage
+@test "bad usage: two policies" { bad_usage "--hot and --spread both given: choose one policy" --hot --spread -n; }
+@test "bad usage: --smt with --no-smt" { bad_usage "--smt and --no-smt both given" --spread --smt --no-smt -n; }
+@test "bad usage: --cpus with --no-smt" { bad_usage "--cpus places exactly the CPUs given: --no-smt does not apply" --cpus 0 --no-smt -n; }
+@test "bad usage: no command" { bad_usage "no command given (use --dry-run to print the placement only)" --hot; }
+@test "bad usage: --topology with a command" { bad_usage "--topology is for planning only: add --dry-run, or drop --topology to run the command here" --hot --topology "$E5" -- true; }
+@test "bad usage: --pid with a command" { bad_usage "--pid re-places a running process: give no command" --hot --pid 1 -- true; }
+@test "bad usage: --pid with --mem" { bad_usage "--mem sets pinrun's own memory policy for the command: it cannot change --pid's" --hot --mem=bind --pid 1; }
+@test "bad usage: --show with a policy" { bad_usage "--show takes only a pid (and --json)" --show --hot; }
+@test "bad usage: unknown long option" { bad_usage "unrecognized option '--bogus'" --bogus; }
+@test "bad usage: unknown short option" { bad_usage "invalid option -- 'x'" -x; }
+@test "bad usage: missing argument" { bad_usage "option '--topology' requires an argument" --hot --topology; }
+@test "bad usage: -c without argument" { bad_usage "option requires an argument -- 'c'" -c; }
+@test "bad usage: argument to a flag" { bad_usage "option '--smt' doesn't allow an argument" --smt=1 --hot -n; }

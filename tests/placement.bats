@@ -1,0 +1,215 @@
+#!/usr/bin/env bats
+# Placement on real machines' topologies (tests/topologies/, copied from
+# ../shared/topologies), checked against hwloc's own tools on the same file,
+# plus synthetic and saved-sysfs sources.
+
+load test_helper
+load reference
+
+@test "spread = hwloc-distrib --single: 1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu" { check_spread "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu" { check_domain "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu" { check_domain "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu" { check_domain "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu" { check_spread "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu" { check_domain "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu" { check_domain "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu" { check_domain "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 1pkg-1numa-x86-xeon5130-restricted-1c1pu" { check_spread "$TOPO/1pkg-1numa-x86-xeon5130-restricted-1c1pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 1pkg-1numa-x86-xeon5130-restricted-1c1pu" { check_domain "$TOPO/1pkg-1numa-x86-xeon5130-restricted-1c1pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 1pkg-1numa-x86-xeon5130-restricted-1c1pu" { check_domain "$TOPO/1pkg-1numa-x86-xeon5130-restricted-1c1pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 1pkg-1numa-x86-xeon5130-restricted-1c1pu" { check_domain "$TOPO/1pkg-1numa-x86-xeon5130-restricted-1c1pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu" { check_spread "$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu" { check_domain "$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu" { check_domain "$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu" { check_domain "$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu" { check_spread "$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu" { check_domain "$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu" { check_domain "$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu" { check_domain "$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 24pkg-24numa-intel-e5-4640-smt2-192c384pu" { check_spread "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 24pkg-24numa-intel-e5-4640-smt2-192c384pu" { check_domain "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 24pkg-24numa-intel-e5-4640-smt2-192c384pu" { check_domain "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 24pkg-24numa-intel-e5-4640-smt2-192c384pu" { check_domain "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu" { check_spread "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu" { check_domain "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu" { check_domain "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu" { check_domain "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu" { check_spread "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu" { check_domain "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu" { check_domain "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu" { check_domain "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 2pkg-2numa-arm-thunderx2-smt4-64c256pu" { check_spread "$TOPO/2pkg-2numa-arm-thunderx2-smt4-64c256pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 2pkg-2numa-arm-thunderx2-smt4-64c256pu" { check_domain "$TOPO/2pkg-2numa-arm-thunderx2-smt4-64c256pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 2pkg-2numa-arm-thunderx2-smt4-64c256pu" { check_domain "$TOPO/2pkg-2numa-arm-thunderx2-smt4-64c256pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 2pkg-2numa-arm-thunderx2-smt4-64c256pu" { check_domain "$TOPO/2pkg-2numa-arm-thunderx2-smt4-64c256pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 2pkg-2numa-ibm-power8-smt8-20c160pu" { check_spread "$TOPO/2pkg-2numa-ibm-power8-smt8-20c160pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 2pkg-2numa-ibm-power8-smt8-20c160pu" { check_domain "$TOPO/2pkg-2numa-ibm-power8-smt8-20c160pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 2pkg-2numa-ibm-power8-smt8-20c160pu" { check_domain "$TOPO/2pkg-2numa-ibm-power8-smt8-20c160pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 2pkg-2numa-ibm-power8-smt8-20c160pu" { check_domain "$TOPO/2pkg-2numa-ibm-power8-smt8-20c160pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu" { check_spread "$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu" { check_domain "$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu" { check_domain "$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu" { check_domain "$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 2pkg-2numa-intel-e5-2695v4-smt2-36c72pu" { check_spread "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 2pkg-2numa-intel-e5-2695v4-smt2-36c72pu" { check_domain "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 2pkg-2numa-intel-e5-2695v4-smt2-36c72pu" { check_domain "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 2pkg-2numa-intel-e5-2695v4-smt2-36c72pu" { check_domain "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 2pkg-4numa-arm-kunpeng920-32clusters-128c128pu" { check_spread "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 2pkg-4numa-arm-kunpeng920-32clusters-128c128pu" { check_domain "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 2pkg-4numa-arm-kunpeng920-32clusters-128c128pu" { check_domain "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 2pkg-4numa-arm-kunpeng920-32clusters-128c128pu" { check_domain "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu" { check_spread "$TOPO/2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu" { check_domain "$TOPO/2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu" { check_domain "$TOPO/2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu" { check_domain "$TOPO/2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 4pkg-1numa-intel-xeon-smt2-offline-7c12pu" { check_spread "$TOPO/4pkg-1numa-intel-xeon-smt2-offline-7c12pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 4pkg-1numa-intel-xeon-smt2-offline-7c12pu" { check_domain "$TOPO/4pkg-1numa-intel-xeon-smt2-offline-7c12pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 4pkg-1numa-intel-xeon-smt2-offline-7c12pu" { check_domain "$TOPO/4pkg-1numa-intel-xeon-smt2-offline-7c12pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 4pkg-1numa-intel-xeon-smt2-offline-7c12pu" { check_domain "$TOPO/4pkg-1numa-intel-xeon-smt2-offline-7c12pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu" { check_spread "$TOPO/4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu" { check_domain "$TOPO/4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu" { check_domain "$TOPO/4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu" { check_domain "$TOPO/4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu.xml" same-cache l3cache; }
+@test "spread = hwloc-distrib --single: 8pkg-1numa-ibm-s390x-drawers-books-20c20pu" { check_spread "$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml"; }
+@test "same-chip = hwloc-calc package:i: 8pkg-1numa-ibm-s390x-drawers-books-20c20pu" { check_domain "$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml" same-chip package; }
+@test "same-numa = hwloc-calc node:i: 8pkg-1numa-ibm-s390x-drawers-books-20c20pu" { check_domain "$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml" same-numa numanode; }
+@test "same-cache = hwloc-calc l3:i: 8pkg-1numa-ibm-s390x-drawers-books-20c20pu" { check_domain "$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml" same-cache l3cache; }
+
+# Slot order (follow mode): balanced at every prefix.
+@test "spread slots: every prefix balanced over packages (24 packages)" { check_slot_balance "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml"; }
+@test "spread slots: every prefix balanced over packages (uneven, offline)" { check_slot_balance "$TOPO/4pkg-1numa-intel-xeon-smt2-offline-7c12pu.xml"; }
+@test "spread slots: every prefix balanced over packages (s390x books)" { check_slot_balance "$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml"; }
+@test "spread slots: every prefix balanced over packages (EPYC Genoa)" { check_slot_balance "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml"; }
+
+@test "same-chip slots alternate NUMA nodes, then L3s and clusters (Kunpeng 920)" {
+	run "$PINRUN" --topology "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" --same-chip=0 --json
+	assert_success
+	# NUMA 0 holds CPUs 0-31, NUMA 1 32-63; clusters are 4 cores.
+	assert_output --partial '"slots":["0","32","4","36","8","40","12","44","16","48",'
+}
+
+@test "spread slots on EPYC NPS4 go round the 4 NUMA nodes first" {
+	run "$PINRUN" --topology "$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml" --spread --json
+	assert_success
+	assert_output --partial '"slots":["0","16","32","48","8","24","40","56","1",'
+}
+
+@test "same-chip --no-smt slots are one PU per core" {
+	run "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" --same-chip --json
+	assert_success
+	assert_output --partial '"cpus":"0-3"'
+	assert_output --partial '"slots":["0,2","1,3"]'
+	run "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" --same-chip --no-smt --json
+	assert_output --partial '"cpus":"0-1"'
+	assert_output --partial '"slots":["0","1"]'
+}
+
+# Other sources
+@test "synthetic topology: spread and same-chip" {
+	run "$PINRUN" --topology "package:2 numa:2 core:4 pu:2" --spread=4 -n
+	assert_success
+	assert_output "$(expand "$(ref_pus "package:2 numa:2 core:4 pu:2" $(hwloc-distrib --input "package:2 numa:2 core:4 pu:2" --single 4))" | sed 's/,/,/g')"
+	run "$PINRUN" --topology "package:2 numa:2 core:4 pu:2" --same-chip=1 -n
+	assert_output "16-31"
+	run "$PINRUN" --topology "package:2 numa:2 core:4 pu:2" --same-numa=3 --no-smt -n
+	assert_output "24,26,28,30"
+}
+
+@test "synthetic 4096-PU machine: spread over all 2048 cores, as hwloc-distrib" {
+	local syn="package:16 numa:2 l3:4 core:16 pu:2"
+	run "$PINRUN" --topology "$syn" --spread --json
+	assert_success
+	assert_output --partial '"count":2048,'
+	check_spread "$syn"
+}
+
+@test "saved sysfs trees plan like their XML exports" {
+	local t d x
+	for t in "$TOPO"/*.sysfs.tar.bz2; do
+		x=${t%.sysfs.tar.bz2}.xml
+		tar xjf "$t" -C "$BATS_TEST_TMPDIR"
+		d=$(tar tjf "$t" | head -1 | cut -d/ -f1)
+		for p in --spread --same-chip --same-numa --hot "--spread=2" "--same-chip --no-smt"; do
+			# shellcheck disable=SC2086
+			run "$PINRUN" --topology "$BATS_TEST_TMPDIR/$d" $p -n
+			assert_success
+			# shellcheck disable=SC2086
+			assert_output "$("$PINRUN" --topology "$x" $p -n)"
+		done
+	done
+}
+
+@test "a sysfs tree with a cgroup cpuset keeps to it" {
+	tar xjf "$TOPO/4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu.sysfs.tar.bz2" -C "$BATS_TEST_TMPDIR"
+	run "$PINRUN" --topology "$BATS_TEST_TMPDIR/32amd64-4s2n4c-cgroup" --spread -n
+	assert_success
+	assert_output "0-5"
+}
+
+# Output shapes
+@test "--json has the documented keys" {
+	run --separate-stderr "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --same-numa=1 --json
+	assert_success
+	assert_output '{"policy":"same-numa","reason":"given","cpus":"18-35,54-71","count":36,"objects":["package:1"],"slots":["18,54","19,55","20,56","21,57","22,58","23,59","24,60","25,61","26,62","27,63","28,64","29,65","30,66","31,67","32,68","33,69","34,70","35,71"],"numa":"1","allowed":"0-71","topology":{"source":"XML file","packages":2,"numa_nodes":2,"l3":2,"cores":36,"pus":72}}'
+	[ -z "$stderr" ]
+}
+
+@test "--json objects name the largest objects covered" {
+	run "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --cpus 0-17,36-53,18,54,19 --json
+	assert_success
+	assert_output --partial '"objects":["package:0","core:18","pu:38"]'
+}
+
+@test "--explain says what, why and by which rule (on stderr)" {
+	run --separate-stderr "$PINRUN" --topology "$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml" --same-chip --no-smt --explain -n
+	assert_success
+	assert_output "8,12,16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80,84"
+	[ "${stderr_lines[0]}" = "pinrun: topology: XML file (hwloc $(hwloc-info --version | cut -d' ' -f2)): 2 packages, 2 NUMA nodes, 20 L3, 40 cores, 160 PUs" ]
+	[ "${stderr_lines[1]}" = "pinrun: excluded 0-7,88-95: offline or disallowed by a cgroup" ]
+	[ "${stderr_lines[2]}" = "pinrun: planning for another machine: 'current' and 'idle' mean the first candidate" ]
+	[ "${stderr_lines[3]}" = "pinrun: --same-chip: package:0, the first candidate in topology order" ]
+	[ "${stderr_lines[4]}" = "pinrun: rule: every allowed PU of one package" ]
+	[[ "${stderr_lines[5]}" == "pinrun: excluded 9-11,13-15,"*": SMT siblings (--no-smt)" ]]
+	[[ "${stderr_lines[6]}" == "pinrun: cpus: 8,12,16,"*" (pu:0 pu:4 "* ]]
+}
+
+@test "--hot on another machine takes its first allowed PU" {
+	run "$PINRUN" --topology "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml" --hot -n
+	assert_success
+	assert_output "4"
+	run "$PINRUN" --topology "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml" --hot=idle --smt -n
+	assert_output "4"
+}
+
+@test "--cpus takes lists, masks and locations alike" {
+	local x=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
+	run "$PINRUN" --topology "$x" --cpus 0-8:4,40 -n
+	assert_output "0,4,8,40"
+	run "$PINRUN" --topology "$x" --cpus 0x00000100,00000111 -n
+	assert_output "0,4,8,40"
+	run "$PINRUN" --topology "$x" --cpus 0x100,0x111 -n
+	assert_output "0,4,8,40"
+	run "$PINRUN" --topology "$x" --cpus package:1.core:0-1 -n
+	assert_output "18-19,54-55"
+	run "$PINRUN" --topology "$x" --cpus numa:1.core:all.pu:1 -n
+	assert_output "54-71"
+	run "$PINRUN" --topology "$x" --cpus all -n
+	assert_output "0-71"
+}
+
+@test "locations use hwloc's logical indexes (pu:1 is not CPU 1)" {
+	local x=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
+	run "$PINRUN" --topology "$x" --cpus pu:1 -n
+	assert_output "$(ref_pus "$x" pu:1)"
+	assert_output "36"
+	run "$PINRUN" --topology "$x" --hot=pu:1 -n
+	assert_output "36"
+}
+
+@test "hybrid Raptor Lake: spread and same-cache use every core kind" {
+	local x=$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml
+	run "$PINRUN" --topology "$x" --spread -n
+	assert_output "0,2,4,6,8,10,12-19"
+	run "$PINRUN" --topology "$x" --spread --smt -n
+	assert_output "0-19"
+}

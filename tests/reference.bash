@@ -1,0 +1,108 @@
+# Differential checks of pinrun's plans against hwloc's own tools on the same
+# topology file: hwloc-distrib for --spread, hwloc-calc for the domains.
+
+# Sorted comma list of the PUs in some hwloc locations (their union).
+ref_pus() {
+	local f=$1
+	shift
+	hwloc-calc --input "$f" --physical-output --intersect PU "$@" 2>/dev/null |
+		tr ',' '\n' | grep -v '^$' | sort -n | paste -sd, -
+}
+
+# pinrun's dry run on f, as a sorted comma list ("" when it fails).
+our_pus() {
+	local f=$1 out
+	shift
+	out=$("$PINRUN" --topology "$f" --dry-run "$@" 2>/dev/null) || return 0
+	expand "$out"
+}
+
+# The number of objects of a type, memory-only ones included.
+count_objects() {
+	lstopo-no-graphics --input "$1" --only "$2" 2>/dev/null | wc -l
+}
+
+# --spread=N is hwloc-distrib --single N: on the one-PU-per-core view by
+# default, on the full view (N counting PUs) with --smt.
+check_spread() {
+	local f=$1 cores pus first want got n
+	cores=$(hwloc-calc --input "$f" --number-of core machine:0)
+	pus=$(hwloc-calc --input "$f" --number-of pu machine:0)
+	first=$(hwloc-calc --input "$f" core:all.pu:0)
+	for n in 1 2 4 "$cores"; do
+		[ "$n" -le "$cores" ] || continue
+		# shellcheck disable=SC2046
+		want=$(ref_pus "$f" $(hwloc-distrib --input "$f" --restrict "$first" --single "$n"))
+		got=$(our_pus "$f" --spread="$n")
+		[ "$want" = "$got" ] || fail "--spread=$n: hwloc-distrib gives $want, pinrun $got"
+		[ "$(tr ',' '\n' <<<"$got" | wc -l)" -eq "$n" ] || fail "--spread=$n: not $n PUs: $got"
+	done
+	got=$(our_pus "$f" --spread)
+	[ "$got" = "$(ref_pus "$f" "$first")" ] || fail "--spread (all cores): $got"
+	for n in 2 4 "$pus"; do
+		[ "$n" -le "$pus" ] || continue
+		# shellcheck disable=SC2046
+		want=$(ref_pus "$f" $(hwloc-distrib --input "$f" --single "$n"))
+		got=$(our_pus "$f" --spread="$n" --smt)
+		[ "$want" = "$got" ] || fail "--spread=$n --smt: hwloc-distrib gives $want, pinrun $got"
+	done
+}
+
+# --same-X=i is hwloc-calc's PUs of TYPE:i (and with --no-smt, of the
+# --no-smt view); an object without CPUs is an error (exit 125).
+check_domain() {
+	local f=$1 policy=$2 type=$3 n i want got
+	n=$(count_objects "$f" "$type")
+	if [ "$n" -eq 0 ]; then
+		run "$PINRUN" --topology "$f" --dry-run --"$policy"=0
+		assert_failure 125
+		return
+	fi
+	for ((i = 0; i < n; i++)); do
+		want=$(ref_pus "$f" "$type:$i")
+		got=$(our_pus "$f" --"$policy=$i")
+		[ "$want" = "$got" ] || fail "--$policy=$i: hwloc-calc gives '$want', pinrun '$got'"
+		if [ -z "$want" ]; then
+			run "$PINRUN" --topology "$f" --dry-run --"$policy=$i"
+			assert_failure 125
+		fi
+		want=$(hwloc-calc --input "$f" --no-smt --physical-output --intersect PU "$type:$i" 2>/dev/null |
+			tr ',' '\n' | grep -v '^$' | sort -n | paste -sd, -)
+		got=$(our_pus "$f" --"$policy=$i" --no-smt)
+		[ "$want" = "$got" ] || fail "--$policy=$i --no-smt: hwloc-calc gives '$want', pinrun '$got'"
+	done
+	# The default on another machine is the first object with CPUs.
+	for ((i = 0; i < n; i++)); do
+		want=$(ref_pus "$f" "$type:$i")
+		[ -n "$want" ] && break
+	done
+	[ "$(our_pus "$f" --"$policy")" = "$want" ] || fail "--$policy default is not $type:$i"
+}
+
+# Every prefix of the --spread slot order is balanced over packages: no
+# package gets a second slot while another with cores left has none, etc.
+check_slot_balance() {
+	local f=$1 npkg i slots
+	declare -A pkg_of
+	npkg=$(count_objects "$f" package)
+	for ((i = 0; i < npkg; i++)); do
+		for cpu in $(ref_pus "$f" "package:$i" | tr ',' ' '); do
+			pkg_of[$cpu]=$i
+		done
+	done
+	slots=$("$PINRUN" --topology "$f" --json --spread | sed 's/.*"slots":\[\([^]]*\)\].*/\1/' | tr -d '"' | tr ',' ' ')
+	for s in $slots; do
+		echo "${pkg_of[$s]}"
+	done | awk -v npkg="$npkg" '
+		{ seq[NR] = $1; cap[$1]++ }
+		END {
+			for (i = 1; i <= NR; i++) {
+				n[seq[i]]++
+				for (p in cap) for (q in cap)
+					if (n[p] > n[q] + 1 && n[q] < cap[q]) {
+						printf "slot %d: package %s has %d, package %s %d\n", i, p, n[p], q, n[q]
+						exit 1
+					}
+			}
+		}' || fail "unbalanced slot order on $(basename "$f")"
+}

@@ -1,0 +1,53 @@
+# Shared by every bats suite: assertions, the binary under test, helpers.
+bats_require_minimum_version 1.5.0
+bats_load_library bats-support
+bats_load_library bats-assert
+
+export LC_ALL=C
+: "${PINRUN:=$BATS_TEST_DIRNAME/../pinrun}"
+TOPO=$BATS_TEST_DIRNAME/topologies
+
+# A feature the kernel refuses here is skipped with its reason, unless
+# PINRUN_MUST_WORK=1 (CI) says it must work.
+skip_unless_works() {
+	if [ "${PINRUN_MUST_WORK:-0}" = 1 ]; then
+		fail "required but unavailable: $1"
+	fi
+	skip "$1"
+}
+
+# Expand a CPU list ("0-3,8") into one number per line, sorted.
+expand() {
+	local item a b out=()
+	local IFS=,
+	for item in $1; do
+		a=${item%-*}
+		b=${item#*-}
+		for ((i = a; i <= b; i++)); do out+=("$i"); done
+	done
+	printf '%s\n' "${out[@]}" | sort -n | paste -sd, -
+}
+
+# Expect exit 125 and exactly one line on stderr, "pinrun: MESSAGE", and
+# nothing on stdout.
+bad() {
+	local message=$1
+	shift
+	run --separate-stderr "$PINRUN" "$@"
+	assert_failure 125
+	assert_output ""
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "stderr has ${#stderr_lines[@]} lines: $stderr"
+	[ "$stderr" = "pinrun: $message" ] || fail "stderr: '$stderr', want 'pinrun: $message'"
+}
+
+# The same for a usage error: the message, then the --help hint.
+bad_usage() {
+	local message=$1
+	shift
+	run --separate-stderr "$PINRUN" "$@"
+	assert_failure 125
+	assert_output ""
+	[ "${#stderr_lines[@]}" -eq 2 ] || fail "stderr has ${#stderr_lines[@]} lines: $stderr"
+	[ "${stderr_lines[0]}" = "pinrun: $message" ] || fail "stderr: '${stderr_lines[0]}', want 'pinrun: $message'"
+	[ "${stderr_lines[1]}" = "Try 'pinrun --help' for more information." ] || fail "no hint: $stderr"
+}
