@@ -33,7 +33,7 @@ PURE_OBJS := cpulist.o topotree.o policy.o location.o
 OBJS := pinrun.o host.o topology.o $(PURE_OBJS)
 UNIT_TESTS := tests/unit/test_cpulist tests/unit/test_policy \
 	tests/unit/test_location
-HELPERS := tests/helpers/mempolicy
+HELPERS := tests/helpers/mempolicy tests/helpers/threads
 
 all: pinrun
 
@@ -59,7 +59,7 @@ tests/unit/%.o: tests/unit/%.c .build-flags
 	$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 
 tests/helpers/%: tests/helpers/%.c .build-flags
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -pthread
 
 check: pinrun $(UNIT_TESTS) $(HELPERS)
 	PINRUN=$(CURDIR)/pinrun tests/run
