@@ -747,6 +747,11 @@ static char *objects_text(const struct topology *t, const struct cpuset *set)
 	return text;
 }
 
+static const char *plural(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static void explain(const struct topology *t, const struct options *o,
 		    const struct policy_plan *plan)
 {
@@ -755,11 +760,11 @@ static void explain(const struct topology *t, const struct options *o,
 	char *objects;
 
 	note("topology: %s (hwloc %s): %u package%s, %u NUMA node%s, %u L3, "
-	     "%u cores, %u PUs",
+	     "%u core%s, %u PU%s",
 	     t->source, t->hwloc_version, tree_count(t, TOPO_PACKAGE),
-	     tree_count(t, TOPO_PACKAGE) == 1 ? "" : "s", t->nnuma,
-	     t->nnuma == 1 ? "" : "s", tree_count(t, TOPO_L3),
-	     tree_count(t, TOPO_CORE), t->npus);
+	     plural(tree_count(t, TOPO_PACKAGE)), t->nnuma, plural(t->nnuma),
+	     tree_count(t, TOPO_L3), tree_count(t, TOPO_CORE),
+	     plural(tree_count(t, TOPO_CORE)), t->npus, plural(t->npus));
 	cpulist_andnot(&gone, &t->complete, &t->usable);
 	if (!cpulist_empty(&gone)) {
 		if (t->this_system && host_online(&online) == 0) {
