@@ -24,13 +24,23 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 endif
 
+# hwloc is opened at run time (topology.c says why): the build needs its
+# headers and the library's file name, not a link.
 HWLOC_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc)
-HWLOC_LIBS := $(shell $(PKG_CONFIG) --libs hwloc)
+HWLOC_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir hwloc)
+HWLOC_SONAME := $(shell objdump -p $(HWLOC_LIBDIR)/libhwloc.so 2>/dev/null | \
+	awk '$$1 == "SONAME" { print $$2 }')
+ifeq ($(HWLOC_SONAME),)
+$(error cannot find libhwloc.so in '$(HWLOC_LIBDIR)': install libhwloc-dev)
+endif
+HWLOC_DEFS := -DHWLOC_LIBRARY='"$(HWLOC_SONAME)"' \
+	-DHWLOC_LIBRARY_PATH='"$(HWLOC_LIBDIR)/$(HWLOC_SONAME)"'
+LIBS := -ldl
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o location.o
-OBJS := pinrun.o host.o topology.o $(PURE_OBJS)
+OBJS := pinrun.o host.o topology.o cache.o $(PURE_OBJS)
 UNIT_TESTS := tests/unit/test_cpulist tests/unit/test_policy \
 	tests/unit/test_location
 HELPERS := tests/helpers/mempolicy tests/helpers/threads
@@ -39,15 +49,15 @@ all: pinrun
 
 # Rebuild everything when the compiler or its flags change (SAN=1 after a
 # plain build must not link old objects).
-BUILD_ID := $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(ALL_LDFLAGS) $(HWLOC_LIBS)
+BUILD_ID := $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) $(ALL_LDFLAGS) $(LIBS)
 .build-flags: FORCE
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
 
 pinrun: $(OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(HWLOC_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
 topology.o: topology.c .build-flags
-	$(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) -c -o $@ $<
 
 %.o: %.c .build-flags
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -66,7 +76,7 @@ check: pinrun $(UNIT_TESTS) $(HELPERS)
 
 format-check:
 	clang-format --dry-run -Werror *.c *.h tests/unit/*.c tests/unit/*.h \
-		tests/helpers/*.c
+		tests/helpers/*.c scripts/*.c
 
 install: pinrun
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \

@@ -204,6 +204,74 @@ int host_get_mempolicy(int *mode, struct cpuset *nodes)
 		   : 0;
 }
 
+/* One line of a small text file, without its newline. */
+static int read_line(const char *path, char *buf, size_t size)
+{
+	int n = read_file(path, buf, size);
+
+	if (n < 0)
+		return n;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* The CPUs of a cpuset cgroup: cgroup v1's cpuset hierarchy, else v2's
+ * unified one, where a cgroup without the cpuset controller has its
+ * parent's CPUs. */
+static int cpuset_cpus(const char *cpuset, char *buf, size_t size)
+{
+	static const char *const v2_roots[] = { "/sys/fs/cgroup",
+						"/sys/fs/cgroup/unified" };
+	char path[4200], dir[4096];
+
+	snprintf(path, sizeof(path),
+		 "/sys/fs/cgroup/cpuset%s/cpuset.effective_cpus", cpuset);
+	if (read_line(path, buf, size) == 0)
+		return 0;
+	for (size_t r = 0; r < 2; r++) {
+		snprintf(dir, sizeof(dir), "%s", cpuset);
+		for (;;) {
+			char *slash = strrchr(dir, '/');
+
+			snprintf(path, sizeof(path),
+				 "%s%s/cpuset.cpus.effective", v2_roots[r],
+				 dir);
+			if (read_line(path, buf, size) == 0)
+				return 0;
+			if (!slash || !dir[0])
+				break;
+			*slash = '\0';
+		}
+	}
+	return -ENOTSUP;
+}
+
+int host_topology_key(char *key, size_t size)
+{
+	char boot[64], online[1024], cpuset[2048], cpus[1024], mems[1024];
+	struct cpuset nodes;
+	int r;
+
+	if ((r = read_line("/proc/sys/kernel/random/boot_id", boot,
+			   sizeof(boot))) < 0 ||
+	    (r = read_line("/sys/devices/system/cpu/online", online,
+			   sizeof(online))) < 0)
+		return r;
+	if (read_line("/proc/self/cpuset", cpuset, sizeof(cpuset)) < 0)
+		snprintf(cpuset, sizeof(cpuset), "/");
+	if (!strcmp(cpuset, "/"))
+		snprintf(cpus, sizeof(cpus), "all online");
+	else if (cpuset_cpus(cpuset, cpus, sizeof(cpus)) < 0)
+		return -ENOTSUP;
+	if ((r = host_mems_allowed(getpid(), &nodes)) < 0)
+		return r;
+	cpulist_format(&nodes, mems, sizeof(mems));
+	r = snprintf(key, size,
+		     "boot %s; online %s; cpuset %s; cpus %s; mems %s", boot,
+		     online, cpuset, cpus, mems);
+	return r < 0 || (size_t)r >= size ? -ENOSPC : 0;
+}
+
 int host_threads(pid_t pid, pid_t **tids, unsigned *n)
 {
 	char path[64];

@@ -33,6 +33,12 @@ int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes);
 /* Read it back: mode is the kernel's MPOL_* value. */
 int host_get_mempolicy(int *mode, struct cpuset *nodes);
 
+/* What the kernel says can change this machine's topology: the boot, the
+ * online CPUs, the cgroup cpuset (its path, CPUs and memory nodes), as one
+ * line of text. Returns 0, or -ENOTSUP when the cpuset's CPUs cannot be
+ * read (a cgroup mounted where pinrun does not look). */
+int host_topology_key(char *key, size_t size);
+
 /* The thread ids of a process, in a new array the caller frees. */
 int host_threads(pid_t pid, pid_t **tids, unsigned *n);
 

@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cpulist.h"
 #include "host.h"
 #include "location.h"
@@ -29,12 +31,23 @@ struct options {
 	struct policy_request req;
 	char policy_text[64]; /* the policy as typed: "--same-chip=1" */
 	const char *spec;     /* --cpus SPEC, or --hot=SPEC */
-	bool all, dry_run, explain, json, show, mem_given, pid_given;
+	bool all, dry_run, explain, json, show, mem_given, pid_given, no_cache;
 	enum host_mempolicy mem;
 	pid_t pid;
 	const char *topology;
 	char **command;
+	/* For --explain's timing line. */
+	const char *cache;
+	double t_start, t_loaded, t_planned;
 };
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* --- messages and exits ------------------------------------------------ */
 
@@ -116,6 +129,7 @@ enum {
 	OPT_SHOW,
 	OPT_PID,
 	OPT_TOPOLOGY,
+	OPT_NO_CACHE,
 };
 
 /* The policies, once: for the parser and for --help. */
@@ -161,6 +175,8 @@ static const struct other_option {
 	{ "topology", required_argument, OPT_TOPOLOGY, " <src>",
 	  "plan on an XML file, a synthetic description\n"
 	  "                            or a saved sysfs tree" },
+	{ "no-cache", no_argument, OPT_NO_CACHE, "",
+	  "load the topology afresh, ignoring the cache" },
 	{ "pid", required_argument, OPT_PID, " <pid>",
 	  "re-place a running process, all its threads" },
 	{ "show", no_argument, OPT_SHOW, " [<pid>]",
@@ -358,6 +374,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->req.current_cpu = -1;
+	o->t_start = now_ms();
+	{
+		const char *env = getenv("PINRUN_NO_CACHE");
+
+		o->no_cache = env && *env && strcmp(env, "0");
+	}
 	for (size_t i = 0; i < NPOLICIES; i++)
 		longopts[i] =
 		    (struct option){ policy_options[i].name,
@@ -431,6 +453,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_TOPOLOGY:
 			o->topology = optarg;
 			break;
+		case OPT_NO_CACHE:
+			o->no_cache = true;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -459,12 +484,25 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 /* --- topology and request ---------------------------------------------- */
 
-static struct topology *load(const struct options *o)
+/* The topology from the cache when it holds this source under its current
+ * key, else from hwloc (and then into the cache). */
+static struct topology *load(struct options *o)
 {
 	enum topo_source_kind kind =
 	    o->topology ? topo_source_kind(o->topology) : TOPO_SRC_LIVE;
 	struct topology *t;
-	int r = topo_load(kind, o->topology, &t);
+	char key[8192], path[4096];
+	bool cached = !o->no_cache &&
+		      cache_key(kind, o->topology, key, sizeof(key)) == 0 &&
+		      cache_path(kind, o->topology, path, sizeof(path)) == 0;
+	int r;
+
+	o->cache = o->no_cache ? "disabled" : "not used for this source";
+	if (cached && cache_load(path, key, &t) == 0) {
+		o->cache = "hit";
+		goto loaded;
+	}
+	r = topo_load(kind, o->topology, &t);
 
 	if (r == -EINVAL) {
 		static const char *const why[] = {
@@ -484,6 +522,11 @@ static struct topology *load(const struct options *o)
 		die("cannot read this machine's topology: %s", strerror(-r));
 	if (r < 0)
 		die("cannot read topology '%s': %s", o->topology, strerror(-r));
+	if (cached)
+		o->cache = cache_store(path, key, t) == 0 ? "miss, stored"
+							  : "miss, not stored";
+loaded:
+	o->t_loaded = now_ms();
 	if (!t->this_system && !o->topology && !o->dry_run && !o->json &&
 	    (o->command || o->pid))
 		die("the topology comes from %s, not from this machine: unset "
@@ -618,6 +661,29 @@ static void prepare_request(const struct topology *t, struct options *o)
 		req->busy = busy;
 		req->busy_len = CPULIST_MAX;
 	}
+}
+
+/* A plain list or mask inside pinrun's own affinity needs no topology:
+ * the kernel already keeps offline and cgroup-disallowed CPUs out of that
+ * mask. Anything else, a CPU outside it included, takes the full path,
+ * which can say exactly what is wrong. */
+static bool plain_cpus(struct options *o)
+{
+	struct cpuset affinity;
+	struct cpulist_error e;
+	enum cpulist_syntax syntax;
+
+	if (o->req.kind != POLICY_CPUS || !o->command || o->all || o->dry_run ||
+	    o->explain || o->json || o->mem_given || o->pid)
+		return false;
+	syntax = cpulist_syntax(o->spec);
+	if (syntax == CPULIST_SYNTAX_LOCATION ||
+	    (syntax == CPULIST_SYNTAX_LIST
+		 ? cpulist_parse_list(o->spec, &o->req.cpus, &e)
+		 : cpulist_parse_mask(o->spec, &o->req.cpus, &e)) < 0 ||
+	    host_get_affinity(0, &affinity) < 0)
+		return false;
+	return cpulist_subset(&o->req.cpus, &affinity);
 }
 
 /* --- planning ------------------------------------------------------------ */
@@ -822,6 +888,8 @@ static void explain(const struct topology *t, const struct options *o,
 	objects = objects_text(t, &plan->cpus);
 	note("cpus: %s (%s)", list(&plan->cpus), objects);
 	free(objects);
+	note("time: %.2f ms to the topology (cache: %s), %.2f ms to plan",
+	     o->t_loaded - o->t_start, o->cache, o->t_planned - o->t_loaded);
 }
 
 static void json_string(const char *s)
@@ -1041,9 +1109,14 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	if (o.show)
 		return close_stdout(show(&o));
+	if (plain_cpus(&o)) {
+		bind_or_die(0, &o.req.cpus);
+		run(o.command);
+	}
 	t = load(&o);
 	prepare_request(t, &o);
 	plan_or_die(t, &o, &plan);
+	o.t_planned = now_ms();
 	if (o.explain)
 		explain(t, &o, &plan);
 	if (o.dry_run || o.json || (!o.command && !o.pid)) {

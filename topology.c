@@ -3,7 +3,14 @@
  * machine, or a saved one for planning) with the same filters as the hwloc
  * tools, copies what the placement rules need into the flat form of
  * topotree.h, and lets hwloc go. It binds nothing and decides nothing.
+ *
+ * libhwloc is opened here, on first use, not linked: a launch that finds
+ * its topology in the cache (or needs none) does not pay the dynamic
+ * loader for hwloc and its dependencies. Only hwloc's types and constants
+ * come from <hwloc.h>; every call goes through the table below (and none
+ * through hwloc's inline helpers, which would call hwloc directly).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>
@@ -13,6 +20,89 @@
 #include <unistd.h>
 
 #include "topology.h"
+
+#ifndef HWLOC_LIBRARY
+#define HWLOC_LIBRARY "libhwloc.so.15"
+#endif
+#ifndef HWLOC_LIBRARY_PATH
+#define HWLOC_LIBRARY_PATH "/usr/lib/" HWLOC_LIBRARY
+#endif
+
+static struct {
+	void *handle;
+	unsigned (*get_api_version)(void);
+	int (*topology_init)(hwloc_topology_t *);
+	int (*topology_load)(hwloc_topology_t);
+	void (*topology_destroy)(hwloc_topology_t);
+	int (*set_type_filter)(hwloc_topology_t, hwloc_obj_type_t,
+			       enum hwloc_type_filter_e);
+	int (*set_xml)(hwloc_topology_t, const char *);
+	int (*set_synthetic)(hwloc_topology_t, const char *);
+	int (*is_thissystem)(hwloc_topology_t);
+	hwloc_const_cpuset_t (*complete_cpuset)(hwloc_topology_t);
+	int (*nbobjs_by_depth)(hwloc_topology_t, int);
+	hwloc_obj_t (*obj_by_depth)(hwloc_topology_t, int, unsigned);
+	int (*cpukinds_get_nr)(hwloc_topology_t, unsigned long);
+	int (*cpukinds_get_info)(hwloc_topology_t, unsigned, hwloc_bitmap_t,
+				 int *, unsigned *, struct hwloc_info_s **,
+				 unsigned long);
+	hwloc_bitmap_t (*bitmap_alloc)(void);
+	void (*bitmap_free)(hwloc_bitmap_t);
+	int (*bitmap_next)(hwloc_const_bitmap_t, int);
+} hw;
+
+#define SYMBOL(field, name)                                                    \
+	{                                                                      \
+		(void **)&hw.field, #name                                      \
+	}
+
+/* Open libhwloc once. Returns 0 or -ELIBACC. */
+static int open_hwloc(void)
+{
+	static const struct {
+		void **slot;
+		const char *name;
+	} symbols[] = {
+		SYMBOL(get_api_version, hwloc_get_api_version),
+		SYMBOL(topology_init, hwloc_topology_init),
+		SYMBOL(topology_load, hwloc_topology_load),
+		SYMBOL(topology_destroy, hwloc_topology_destroy),
+		SYMBOL(set_type_filter, hwloc_topology_set_type_filter),
+		SYMBOL(set_xml, hwloc_topology_set_xml),
+		SYMBOL(set_synthetic, hwloc_topology_set_synthetic),
+		SYMBOL(is_thissystem, hwloc_topology_is_thissystem),
+		SYMBOL(complete_cpuset, hwloc_topology_get_complete_cpuset),
+		SYMBOL(nbobjs_by_depth, hwloc_get_nbobjs_by_depth),
+		SYMBOL(obj_by_depth, hwloc_get_obj_by_depth),
+		SYMBOL(cpukinds_get_nr, hwloc_cpukinds_get_nr),
+		SYMBOL(cpukinds_get_info, hwloc_cpukinds_get_info),
+		SYMBOL(bitmap_alloc, hwloc_bitmap_alloc),
+		SYMBOL(bitmap_free, hwloc_bitmap_free),
+		SYMBOL(bitmap_next, hwloc_bitmap_next),
+	};
+
+	if (hw.handle)
+		return 0;
+	if (!(hw.handle = dlopen(HWLOC_LIBRARY, RTLD_NOW | RTLD_LOCAL)))
+		return -ELIBACC;
+	for (size_t i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++)
+		if (!(*symbols[i].slot = dlsym(hw.handle, symbols[i].name)))
+			goto fail;
+	/* The ABI changes with the major API version, as hwloc's tools
+	 * check too. */
+	if ((hw.get_api_version() >> 16) != (HWLOC_API_VERSION >> 16))
+		goto fail;
+	return 0;
+fail:
+	dlclose(hw.handle);
+	hw.handle = NULL;
+	return -ELIBACC;
+}
+
+/* The PUs of a bitmap, as hwloc_bitmap_foreach_begin walks them. */
+#define FOR_EACH_BIT(i, set)                                                   \
+	for ((i) = hw.bitmap_next((set), -1); (i) >= 0;                        \
+	     (i) = hw.bitmap_next((set), (i)))
 
 enum topo_source_kind topo_source_kind(const char *arg)
 {
@@ -76,11 +166,11 @@ static int flatten(struct topology *t, hwloc_obj_t o, int parent)
 
 static int flatten_numa(struct topology *t, hwloc_topology_t h)
 {
-	int n = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_NUMANODE);
+	int n = hw.nbobjs_by_depth(h, HWLOC_TYPE_DEPTH_NUMANODE);
 
 	for (int i = 0; i < n; i++) {
 		hwloc_obj_t node =
-		    hwloc_get_obj_by_type(h, HWLOC_OBJ_NUMANODE, (unsigned)i);
+		    hw.obj_by_depth(h, HWLOC_TYPE_DEPTH_NUMANODE, (unsigned)i);
 		hwloc_obj_t at = node->parent;
 
 		while (at && !at->userdata)
@@ -92,77 +182,74 @@ static int flatten_numa(struct topology *t, hwloc_topology_t h)
 	return 0;
 }
 
+/* After tree_finish, which indexes PUs by CPU number. */
 static void copy_kinds(struct topology *t, hwloc_topology_t h)
 {
-	int nr = hwloc_cpukinds_get_nr(h, 0);
+	int nr = hw.cpukinds_get_nr(h, 0);
 	hwloc_bitmap_t set;
 
-	if (nr <= 1 || !(set = hwloc_bitmap_alloc()))
+	if (nr <= 1 || !(set = hw.bitmap_alloc()))
 		return;
 	/* hwloc orders kinds from the least to the most powerful. */
 	for (int k = 0; k < nr; k++) {
 		int pu;
 
-		if (hwloc_cpukinds_get_info(h, (unsigned)k, set, NULL, NULL,
-					    NULL, 0) < 0)
+		if (hw.cpukinds_get_info(h, (unsigned)k, set, NULL, NULL, NULL,
+					 0) < 0)
 			continue;
-		hwloc_bitmap_foreach_begin (pu, set) {
-			hwloc_obj_t o =
-			    hwloc_get_pu_obj_by_os_index(h, (unsigned)pu);
-
-			if (o && o->userdata)
-				tree_set_kind(t, (int)(long)o->userdata - 1, k);
+		FOR_EACH_BIT(pu, set)
+		{
+			if ((unsigned)pu < t->pu_by_os_len &&
+			    t->pu_by_os[pu] != TOPO_NONE)
+				tree_set_kind(t, t->pus[t->pu_by_os[pu]], k);
 		}
-		hwloc_bitmap_foreach_end();
 	}
-	hwloc_bitmap_free(set);
+	hw.bitmap_free(set);
 }
 
-/* For a sysfs tree hwloc only has environment variables: they are set for
- * the load and put back as they were afterwards (pinrun runs no command on
- * such a topology anyway). */
-static const char *const fsroot_vars[] = { "HWLOC_FSROOT", "HWLOC_COMPONENTS",
-					   "HWLOC_DUMPED_HWDATA_DIR" };
-#define NVARS (sizeof(fsroot_vars) / sizeof(fsroot_vars[0]))
+/* hwloc takes some settings only from the environment: they are set around
+ * the load and each put back as it was, so the command gets the user's
+ * environment. */
+struct env_override {
+	const char *name, *value;
+	char *saved;
+};
 
-static void swap_env(char *saved[NVARS], const char *const values[NVARS])
+static void env_push(struct env_override *v, size_t n)
 {
-	for (size_t i = 0; i < NVARS; i++) {
-		const char *old = getenv(fsroot_vars[i]);
-		char *keep = old ? strdup(old) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *old = getenv(v[i].name);
 
-		if (values[i])
-			setenv(fsroot_vars[i], values[i], 1);
+		v[i].saved = old ? strdup(old) : NULL;
+		setenv(v[i].name, v[i].value, 1);
+	}
+}
+
+static void env_pop(struct env_override *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].saved)
+			setenv(v[i].name, v[i].saved, 1);
 		else
-			unsetenv(fsroot_vars[i]);
-		free(saved[i]);
-		saved[i] = keep;
+			unsetenv(v[i].name);
+		free(v[i].saved);
 	}
 }
 
 /* Point hwloc at the source. */
 static int set_source(hwloc_topology_t h, enum topo_source_kind kind,
-		      const char *arg, char *saved[NVARS])
+		      const char *arg)
 {
-	struct stat st;
-	char path[4096];
-
 	switch (kind) {
 	case TOPO_SRC_LIVE:
+	case TOPO_SRC_FSROOT: /* the environment does it */
 		return 0;
 	case TOPO_SRC_XML:
 		if (access(arg, R_OK) < 0)
 			return -errno;
-		return hwloc_topology_set_xml(h, arg) < 0 ? -EINVAL : 0;
+		return hw.set_xml(h, arg) < 0 ? -EINVAL : 0;
 	case TOPO_SRC_SYNTHETIC:
-		return hwloc_topology_set_synthetic(h, arg) < 0 ? -EINVAL : 0;
-	case TOPO_SRC_FSROOT:
-		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", arg);
-		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-			return -EINVAL;
-		swap_env(saved, (const char *const[NVARS]){ arg, "linux,stop",
-							    "/nonexistent" });
-		return 0;
+		return hw.set_synthetic(h, arg) < 0 ? -EINVAL : 0;
 	}
 	return -EINVAL;
 }
@@ -192,39 +279,59 @@ static void describe(struct topology *t, enum topo_source_kind kind)
 int topo_load(enum topo_source_kind kind, const char *arg,
 	      struct topology **out)
 {
+	/* No plugins: pinrun needs no I/O devices (pci, opencl, gl) and
+	 * hwloc's own XML reader is faster than libxml2's. Loading them
+	 * costs more than the rest of a small machine's load. */
+	struct env_override env[] = {
+		{ "HWLOC_PLUGINS_PATH", "/nonexistent", NULL },
+		{ "HWLOC_FSROOT", arg, NULL },
+		{ "HWLOC_COMPONENTS", "linux,stop", NULL },
+		{ "HWLOC_DUMPED_HWDATA_DIR", "/nonexistent", NULL },
+	};
+	size_t nenv = kind == TOPO_SRC_FSROOT ? 4 : 1;
 	hwloc_topology_t h;
 	struct topology *t = NULL;
-	char *saved[NVARS] = { NULL };
+	struct stat st;
+	char path[4096];
 	int pu, err;
 
 	*out = NULL;
-	if (hwloc_topology_init(&h) < 0)
-		return -ENOMEM;
-	hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
-	err = set_source(h, kind, arg, saved);
-	if (err == 0 && hwloc_topology_load(h) < 0)
-		err = -EINVAL;
 	if (kind == TOPO_SRC_FSROOT) {
-		swap_env(saved, (const char *const *)saved);
-		for (size_t i = 0; i < NVARS; i++)
-			free(saved[i]);
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", arg);
+		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+			return -EINVAL;
 	}
+	if ((err = open_hwloc()) < 0)
+		return err;
+	env_push(env, nenv);
+	if (hw.topology_init(&h) < 0) {
+		env_pop(env, nenv);
+		return -ENOMEM;
+	}
+	/* No I/O objects, as hwloc_topology_set_io_types_filter() says. */
+	hw.set_type_filter(h, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hw.set_type_filter(h, HWLOC_OBJ_PCI_DEVICE,
+			   HWLOC_TYPE_FILTER_KEEP_NONE);
+	hw.set_type_filter(h, HWLOC_OBJ_OS_DEVICE, HWLOC_TYPE_FILTER_KEEP_NONE);
+	err = set_source(h, kind, arg);
+	if (err == 0 && hw.topology_load(h) < 0)
+		err = -EINVAL;
+	env_pop(env, nenv);
 	if (err)
 		goto destroy;
 	err = -ENOMEM;
 	t = tree_new("");
-	if (!t || flatten(t, hwloc_get_root_obj(h), TOPO_NONE) < 0 ||
+	if (!t || flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE) < 0 ||
 	    flatten_numa(t, h) < 0)
 		goto destroy;
-	copy_kinds(t, h);
-	hwloc_bitmap_foreach_begin (pu, hwloc_topology_get_complete_cpuset(h)) {
+	FOR_EACH_BIT(pu, hw.complete_cpuset(h))
+	{
 		cpulist_add(&t->complete, (unsigned)pu);
 	}
-	hwloc_bitmap_foreach_end();
 	if (tree_finish(t) < 0)
 		goto destroy;
-	t->this_system =
-	    kind == TOPO_SRC_LIVE && hwloc_topology_is_thissystem(h);
+	copy_kinds(t, h);
+	t->this_system = kind == TOPO_SRC_LIVE && hw.is_thissystem(h);
 	describe(t, kind);
 	snprintf(t->hwloc_version, sizeof(t->hwloc_version), "%s",
 		 HWLOC_VERSION);
@@ -233,6 +340,22 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	err = 0;
 destroy:
 	tree_free(t);
-	hwloc_topology_destroy(h);
+	hw.topology_destroy(h);
 	return err;
+}
+
+int topo_library_id(char *buf, size_t size)
+{
+	const char *ld_path = getenv("LD_LIBRARY_PATH");
+	struct stat st;
+
+	/* Without opening it (that is the cost the cache saves): the file
+	 * the loader would find, and what could make it find another. */
+	if (stat(HWLOC_LIBRARY_PATH, &st) < 0)
+		return -ENOENT;
+	snprintf(buf, size, "hwloc %s %s ino %llu mtime %lld ld %s",
+		 HWLOC_VERSION, HWLOC_LIBRARY_PATH,
+		 (unsigned long long)st.st_ino, (long long)st.st_mtime,
+		 ld_path ? ld_path : "-");
+	return 0;
 }

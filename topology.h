@@ -2,6 +2,8 @@
 #ifndef PINRUN_TOPOLOGY_H
 #define PINRUN_TOPOLOGY_H
 
+#include <stddef.h>
+
 #include "topotree.h"
 
 /* How to read the topology. */
@@ -20,5 +22,9 @@ enum topo_source_kind topo_source_kind(const char *arg);
  * hwloc could not make sense of). *out is freed with tree_free. */
 int topo_load(enum topo_source_kind kind, const char *arg,
 	      struct topology **out);
+
+/* Which hwloc library this process runs with (its file's identity), for
+ * the cache key: an upgraded library may see the machine differently. */
+int topo_library_id(char *buf, size_t size);
 
 #endif

@@ -82,6 +82,7 @@ int tree_add(struct topology *t, enum topo_type type, int parent, int depth,
 	o->os = os;
 	o->parent = parent;
 	o->first_child = TOPO_NONE;
+	o->last_child = TOPO_NONE;
 	o->next_sibling = TOPO_NONE;
 	o->kind = -1;
 	if (depth >= 0)
@@ -89,11 +90,13 @@ int tree_add(struct topology *t, enum topo_type type, int parent, int depth,
 	else
 		o->depth = parent == TOPO_NONE ? 0 : t->objs[parent].depth + 1;
 	if (parent != TOPO_NONE) {
-		int *link = &t->objs[parent].first_child;
+		struct topo_obj *p = &t->objs[parent];
 
-		while (*link != TOPO_NONE)
-			link = &t->objs[*link].next_sibling;
-		*link = i;
+		if (p->last_child == TOPO_NONE)
+			p->first_child = i;
+		else
+			t->objs[p->last_child].next_sibling = i;
+		p->last_child = i;
 	}
 	t->nobjs++;
 	return i;

@@ -36,6 +36,7 @@ struct topo_obj {
 	unsigned os;	  /* OS index: the CPU number for a PU */
 	int parent;	  /* index in objs, TOPO_NONE for the machine */
 	int first_child;  /* TOPO_NONE for a leaf */
+	int last_child;	  /* (so that building stays linear) */
 	int next_sibling; /* TOPO_NONE for the last child */
 	unsigned pu_first, pu_count;
 	int kind; /* PUs: CPU kind rank, higher is faster; -1 unknown */
