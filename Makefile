@@ -39,11 +39,11 @@ LIBS := -ldl
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
-PURE_OBJS := cpulist.o topotree.o policy.o location.o
-OBJS := pinrun.o host.o topology.o cache.o $(PURE_OBJS)
+PURE_OBJS := cpulist.o topotree.o policy.o location.o tidmap.o slots.o
+OBJS := pinrun.o host.o topology.o cache.o follow.o report.o $(PURE_OBJS)
 UNIT_TESTS := tests/unit/test_cpulist tests/unit/test_policy \
 	tests/unit/test_location
-HELPERS := tests/helpers/mempolicy tests/helpers/threads
+HELPERS := $(patsubst %.c,%,$(wildcard tests/helpers/*.c))
 
 all: pinrun
 

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -270,6 +272,67 @@ int host_topology_key(char *key, size_t size)
 		     "boot %s; online %s; cpuset %s; cpus %s; mems %s", boot,
 		     online, cpuset, cpus, mems);
 	return r < 0 || (size_t)r >= size ? -ENOSPC : 0;
+}
+
+int host_seccomp_mode(void)
+{
+	char buf[4096], *p;
+	int n = read_file("/proc/self/status", buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	p = strstr(buf, "\nSeccomp:");
+	return p ? atoi(p + strlen("\nSeccomp:")) : -ENOENT;
+}
+
+int host_yama_scope(void)
+{
+	char buf[16];
+
+	if (read_line("/proc/sys/kernel/yama/ptrace_scope", buf, sizeof(buf)) <
+	    0)
+		return -1;
+	return atoi(buf);
+}
+
+int host_comm(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	return read_line(path, buf, size);
+}
+
+static bool gains_privileges(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	return (st.st_mode & S_ISUID && st.st_uid != geteuid()) ||
+	       (st.st_mode & S_ISGID && st.st_gid != getegid()) ||
+	       getxattr(path, "security.capability", NULL, 0) > 0;
+}
+
+bool host_privileged_program(const char *command)
+{
+	const char *path = getenv("PATH"), *p;
+	char file[4096];
+
+	if (strchr(command, '/'))
+		return gains_privileges(command);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; p += strcspn(p, ":") + 1) {
+		size_t len = strcspn(p, ":");
+
+		snprintf(file, sizeof(file), "%.*s%s%s", (int)len, p,
+			 len ? "/" : "", command);
+		if (access(file, X_OK) == 0)
+			return gains_privileges(file);
+		if (!p[len])
+			return false;
+	}
 }
 
 int host_threads(pid_t pid, pid_t **tids, unsigned *n)

@@ -4,6 +4,8 @@
 #ifndef PINRUN_HOST_H
 #define PINRUN_HOST_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "cpulist.h"
@@ -38,6 +40,17 @@ int host_get_mempolicy(int *mode, struct cpuset *nodes);
  * line of text. Returns 0, or -ENOTSUP when the cpuset's CPUs cannot be
  * read (a cgroup mounted where pinrun does not look). */
 int host_topology_key(char *key, size_t size);
+
+/* Why ptrace may be refused here: the seccomp mode of the caller (0 none,
+ * 2 a filter), Yama's ptrace_scope (-1 when there is no Yama), and a
+ * process's name (its comm). Negative errno on failure. */
+int host_seccomp_mode(void);
+int host_yama_scope(void);
+int host_comm(pid_t pid, char *buf, size_t size);
+
+/* Whether a command (found as execvp would) gains privileges at exec:
+ * set-user-ID or set-group-ID to someone else, or file capabilities. */
+bool host_privileged_program(const char *command);
 
 /* The thread ids of a process, in a new array the caller frees. */
 int host_threads(pid_t pid, pid_t **tids, unsigned *n);

@@ -6,23 +6,31 @@
  * and this file words them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
 #include "cpulist.h"
+#include "follow.h"
 #include "host.h"
 #include "location.h"
 #include "pinrun.h"
 #include "policy.h"
+#include "report.h"
+#include "slots.h"
 #include "topology.h"
 
 #define IDLE_SAMPLE_MS 100
@@ -32,6 +40,8 @@ struct options {
 	char policy_text[64]; /* the policy as typed: "--same-chip=1" */
 	const char *spec;     /* --cpus SPEC, or --hot=SPEC */
 	bool all, dry_run, explain, json, show, mem_given, pid_given, no_cache;
+	bool follow, follow_strict, threads, wait_all;
+	const char *report;
 	enum host_mempolicy mem;
 	pid_t pid;
 	const char *topology;
@@ -130,6 +140,10 @@ enum {
 	OPT_PID,
 	OPT_TOPOLOGY,
 	OPT_NO_CACHE,
+	OPT_FOLLOW,
+	OPT_THREADS,
+	OPT_WAIT_ALL,
+	OPT_REPORT,
 };
 
 /* The policies, once: for the parser and for --help. */
@@ -175,6 +189,14 @@ static const struct other_option {
 	{ "topology", required_argument, OPT_TOPOLOGY, " <src>",
 	  "plan on an XML file, a synthetic description\n"
 	  "                            or a saved sysfs tree" },
+	{ "follow", optional_argument, 'f', "[=strict]",
+	  "place each new child process on its own slot" },
+	{ "threads", no_argument, OPT_THREADS, "",
+	  "with --follow, place new threads too" },
+	{ "wait-all", no_argument, OPT_WAIT_ALL, "",
+	  "with --follow, end when every descendant has" },
+	{ "report", required_argument, OPT_REPORT, " <file>",
+	  "with --follow, a JSON line per process" },
 	{ "no-cache", no_argument, OPT_NO_CACHE, "",
 	  "load the topology afresh, ignoring the cache" },
 	{ "pid", required_argument, OPT_PID, " <pid>",
@@ -334,6 +356,13 @@ static void check_combinations(const struct options *o)
 	if (o->pid && o->command)
 		usage_error("--pid re-places a running process: give no "
 			    "command");
+	if (!o->follow && (o->threads || o->wait_all || o->report))
+		usage_error("%s needs --follow", o->threads    ? "--threads"
+						 : o->wait_all ? "--wait-all"
+							       : "--report");
+	if (o->follow && o->pid)
+		usage_error("--follow follows a command it starts: it cannot "
+			    "follow --pid");
 	if (o->pid && o->mem_given)
 		usage_error("--mem sets pinrun's own memory policy for the "
 			    "command: it cannot change --pid's");
@@ -395,7 +424,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	memset(&longopts[NPOLICIES + NOTHERS], 0, sizeof(longopts[0]));
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:nhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:nf::hV", longopts, NULL)) !=
+	       -1) {
 		if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES) {
 			set_policy(o, &policy_options[c - OPT_POLICY], optarg);
 			policy_end = optarg ? 0 : optind;
@@ -455,6 +485,23 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_CACHE:
 			o->no_cache = true;
+			break;
+		case 'f':
+			if (optarg && strcmp(optarg, "strict"))
+				usage_error("invalid --follow value '%s': "
+					    "expected strict",
+					    optarg);
+			o->follow = true;
+			o->follow_strict = optarg != NULL;
+			break;
+		case OPT_THREADS:
+			o->threads = true;
+			break;
+		case OPT_WAIT_ALL:
+			o->wait_all = true;
+			break;
+		case OPT_REPORT:
+			o->report = optarg;
 			break;
 		case 'h':
 			usage();
@@ -1091,6 +1138,239 @@ static void set_memory(const struct topology *t, const struct options *o,
 		    modes[o->mem], list(&nodes), strerror(-r));
 }
 
+/* --- follow mode: the callbacks follow.c calls, in the tracer -------- */
+
+struct follower {
+	struct slots slots;
+	struct report report;
+	const struct options *o;
+	pid_t command, command_parent;
+	unsigned setuid, tracers;
+};
+
+static const void *on_place(void *ctx, pid_t tid, pid_t parent, bool thread)
+{
+	struct follower *f = ctx;
+	int slot = slots_place(&f->slots, tid, parent, thread);
+
+	if (slot < 0)
+		return NULL;
+	if (!thread)
+		report_start(&f->report, tid,
+			     tid == f->command ? f->command_parent : parent,
+			     f->slots.text[slot]);
+	return slots_mask(&f->slots, (unsigned)slot);
+}
+
+static void on_gone(void *ctx, pid_t tid)
+{
+	slots_gone(&((struct follower *)ctx)->slots, tid);
+}
+
+static void on_moved(void *ctx, pid_t from, pid_t to)
+{
+	struct follower *f = ctx;
+
+	slots_move(&f->slots, from, to);
+	report_move(&f->report, from, to);
+}
+
+static void on_exec(void *ctx, pid_t tid, const char *program)
+{
+	report_exec(&((struct follower *)ctx)->report, tid, program);
+}
+
+static void on_ended(void *ctx, pid_t tid, int status, const struct rusage *ru)
+{
+	report_end(&((struct follower *)ctx)->report, tid, status, ru);
+}
+
+static void on_released(void *ctx, pid_t tid, enum follow_why why,
+			const char *program)
+{
+	struct follower *f = ctx;
+
+	if (why == FOLLOW_SETUID) {
+		f->setuid++;
+		note("warning: %s is set-user-ID: it runs without its "
+		     "privileges under --follow; stopped following it",
+		     program);
+	} else if (why == FOLLOW_TRACER) {
+		f->tracers++;
+	}
+	report_detached(&f->report, tid);
+}
+
+static void on_finished(void *ctx, unsigned processes, unsigned survivors)
+{
+	struct follower *f = ctx;
+	char counts[4096] = "";
+	size_t len = 0;
+
+	if (!f->o->explain)
+		return;
+	for (unsigned i = 0; i < f->slots.n && len < sizeof(counts); i++)
+		len += (size_t)snprintf(counts + len, sizeof(counts) - len,
+					"%s%s: %u", i ? ", " : "",
+					f->slots.text[i], f->slots.given[i]);
+	note("follow: %u process%s followed; tasks per slot (CPUs: count) "
+	     "%s; let go: %u still running, %u set-user-ID, %u tracers",
+	     processes, processes == 1 ? "" : "es", counts, survivors,
+	     f->setuid, f->tracers);
+}
+
+static void __attribute__((noreturn)) run(char **command);
+
+/* Why --follow cannot work here, in words. */
+static void unavailable_reason(const struct follow_start *st, char *buf,
+			       size_t size)
+{
+	char comm[64] = "?";
+	int scope;
+
+	switch (st->why) {
+	case FOLLOW_TRACED:
+		host_comm(st->tracer, comm, sizeof(comm));
+		snprintf(buf, size, "pinrun is being traced by pid %d (%s)",
+			 (int)st->tracer, comm);
+		break;
+	case FOLLOW_DENIED:
+		if (host_seccomp_mode() == 2)
+			snprintf(buf, size,
+				 "ptrace is denied by a seccomp "
+				 "filter");
+		else if ((scope = host_yama_scope()) >= 2)
+			snprintf(buf, size,
+				 "ptrace is denied by Yama "
+				 "(ptrace_scope %d)",
+				 scope);
+		else
+			snprintf(buf, size, "ptrace is denied: %s",
+				 strerror(st->err));
+		break;
+	case FOLLOW_NO_SEIZE:
+		snprintf(buf, size, "the kernel has no PTRACE_SEIZE");
+		break;
+	default:
+		snprintf(buf, size, "cannot start the tracer: %s",
+			 strerror(st->err));
+	}
+}
+
+/* No tracing: one warning, then the whole placement by inheritance
+ * (or, with --follow=strict, an error and nothing run). */
+static void unavailable(const struct options *o, const char *reason,
+			const struct cpuset *whole)
+{
+	if (o->follow_strict)
+		die("--follow=strict: ptrace unavailable (%s)", reason);
+	note("warning: --follow unavailable (%s): children inherit CPUs %s",
+	     reason, list(whole));
+}
+
+/* The command's wait status, as pinrun's own: exit with it, or die of the
+ * same signal (without a core of pinrun's own); 128+signal where a signal
+ * cannot kill pinrun (PID 1). */
+static int __attribute__((noreturn)) mirror(int status)
+{
+	int sig;
+
+	if (WIFEXITED(status))
+		exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+	signal(sig, SIG_DFL);
+	{
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+	}
+	kill(getpid(), sig);
+	exit(128 + sig);
+}
+
+static void follow_command(const struct options *o,
+			   const struct policy_plan *plan)
+{
+	static struct follower f;
+	struct follow_ops ops = {
+		.place = on_place,
+		.gone = on_gone,
+		.moved = on_moved,
+		.exec = on_exec,
+		.ended = on_ended,
+		.released = on_released,
+		.finished = on_finished,
+		.ctx = &f,
+		.keep_fd = -1,
+		.threads = o->threads,
+		.wait_all = o->wait_all,
+		.want_exec = o->report != NULL,
+	};
+	struct follow_start st;
+	struct cpuset first;
+	char reason[256];
+	int hot = -1, status, exec_error, fd = -1;
+
+	cpulist_zero(&first);
+	for (unsigned j = plan->slot_start[0]; j < plan->slot_start[1]; j++)
+		cpulist_add(&first, plan->slot_cpus[j]);
+	if (host_privileged_program(o->command[0])) {
+		snprintf(reason, sizeof(reason), "%s is set-user-ID",
+			 o->command[0]);
+		unavailable(o, reason, &plan->cpus);
+		bind_or_die(0, &plan->cpus);
+		return;
+	}
+	if (o->report &&
+	    (fd = open(o->report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		       0666)) < 0)
+		die("cannot open report '%s': %s", o->report, strerror(errno));
+	if (slots_init(&f.slots, plan->nslots, plan->slot_start,
+		       plan->slot_cpus) < 0)
+		die("out of memory");
+	report_init(&f.report, fd);
+	f.o = o;
+	f.command_parent = getppid();
+	ops.keep_fd = fd;
+	ops.mask_bytes = f.slots.mask_bytes;
+	/* A stop costs several times less when the tracer shares the one
+	 * core of --hot with its tracees. */
+	if (o->req.kind == POLICY_HOT && cpulist_count(&plan->cpus) == 1)
+		hot = cpulist_next(&plan->cpus, -1);
+	if (getpid() == 1) {
+		/* No helper can work as PID 1: trace as the parent. */
+		f.command = 0;
+		if (follow_parent(&ops, o->command, slots_mask(&f.slots, 0),
+				  &plan->cpus, &st, &status, &exec_error) < 0) {
+			unavailable_reason(&st, reason, sizeof(reason));
+			unavailable(o, reason, &plan->cpus);
+		}
+		if (exec_error) {
+			note("cannot run '%s': %s", o->command[0],
+			     strerror(exec_error));
+			exit(exec_error == ENOENT ? PINRUN_EXIT_NOT_FOUND
+						  : PINRUN_EXIT_CANNOT_RUN);
+		}
+		mirror(status);
+	}
+	if (follow_start(&st, hot, o->wait_all) < 0) {
+		unavailable_reason(&st, reason, sizeof(reason));
+		unavailable(o, reason, &plan->cpus);
+		bind_or_die(0, &plan->cpus);
+		return;
+	}
+	if (st.in_tracer) {
+		f.command = st.command;
+		follow_run(&ops, st.command);
+		exit(PINRUN_EXIT_OK);
+	}
+	bind_or_die(0, &first);
+}
+
 static void __attribute__((noreturn)) run(char **command)
 {
 	fflush(stdout);
@@ -1127,7 +1407,12 @@ int main(int argc, char **argv)
 	} else if (o.pid) {
 		status = replace_process(&o, &plan);
 	} else {
-		bind_or_die(0, &plan.cpus);
+		/* Follow mode binds the first slot, or on its fallback the
+		 * whole placement, as plain runs do. */
+		if (o.follow)
+			follow_command(&o, &plan);
+		else
+			bind_or_die(0, &plan.cpus);
 		if (o.mem_given)
 			set_memory(t, &o, &plan);
 		tree_free(t);

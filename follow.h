@@ -1,0 +1,89 @@
+/* Follow mode: trace the command's process tree with ptrace and let the
+ * caller place every new task before its first instruction. follow.c knows
+ * nothing of policies; it asks its callbacks. */
+#ifndef PINRUN_FOLLOW_H
+#define PINRUN_FOLLOW_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/* Why a task was let go before it ended. */
+enum follow_why {
+	FOLLOW_SURVIVOR, /* still running when the command ended */
+	FOLLOW_SETUID,	 /* exec'd a set-user-ID/set-group-ID program */
+	FOLLOW_TRACER,	 /* exec'd a program that traces (strace, pinrun...) */
+};
+
+struct follow_ops {
+	/* A new task stopped before its first instruction: return the CPU
+	 * mask (mask_bytes long) to give it, or NULL to leave its own. parent
+	 * is the task that created it (0 when unknown). Called first for the
+	 * command itself (parent 0), which has placed itself already. */
+	const void *(*place)(void *ctx, pid_t tid, pid_t parent, bool thread);
+	/* A task is gone (exited, killed, or let go). */
+	void (*gone)(void *ctx, pid_t tid);
+	/* A thread exec'd and took over its leader's tid. */
+	void (*moved)(void *ctx, pid_t from, pid_t to);
+	/* A process exec'd program (only asked for when want_exec). */
+	void (*exec)(void *ctx, pid_t tid, const char *program);
+	/* A process ended (WIFEXITED/WIFSIGNALED status, its resource use). */
+	void (*ended)(void *ctx, pid_t tid, int status,
+		      const struct rusage *ru);
+	/* A task is let go while it runs, and why (program: what it exec'd,
+	 * or NULL). */
+	void (*released)(void *ctx, pid_t tid, enum follow_why why,
+			 const char *program);
+	/* The command ended; survivors (still running) are let go next. */
+	void (*finished)(void *ctx, unsigned processes, unsigned survivors);
+	void *ctx;
+	int keep_fd; /* a descriptor the callbacks write to, or -1 */
+	size_t mask_bytes;
+	bool threads;	/* place new threads too */
+	bool wait_all;	/* report the command's end after every task's */
+	bool want_exec; /* read each exec'd program's path */
+};
+
+/* Whether ptrace can be used here, and if not why: */
+enum follow_unavailable {
+	FOLLOW_OK,
+	FOLLOW_TRACED,	 /* pinrun is being traced already */
+	FOLLOW_DENIED,	 /* EPERM: seccomp, Yama, an LSM */
+	FOLLOW_NO_SEIZE, /* the kernel lacks PTRACE_SEIZE */
+	FOLLOW_NO_HELPER /* the helper could not be started */
+};
+
+struct follow_start {
+	enum follow_unavailable why;
+	int err;	/* the errno behind why */
+	pid_t tracer;	/* who traces pinrun already (FOLLOW_TRACED) */
+	pid_t command;	/* the traced process: pinrun, soon the command */
+	bool in_tracer; /* true in the helper process, false in the command */
+};
+
+/* Start a helper that traces the calling process (which then exec's the
+ * command and keeps its pid), strace -D style: the helper is a grandchild
+ * in its own session. Returns 0 twice: in the caller with in_tracer false
+ * (now traced, ready to exec), and in the helper with in_tracer true (it
+ * must call follow_run then exit). Returns -1 in the caller when ptrace
+ * cannot be used (why says so); the caller is then not traced. hot_cpu >=
+ * 0 pins the helper there (a stop costs several times less on the same
+ * core). */
+int follow_start(struct follow_start *st, int hot_cpu, bool wait_all);
+
+/* In the helper: trace until the command ends (with wait_all, until every
+ * task has), detach whatever still runs, and return the number of
+ * processes followed. The caller then exits. */
+unsigned follow_run(const struct follow_ops *ops, pid_t command);
+
+/* For PID 1, where a helper cannot work: fork the command as a traced
+ * child instead, placed on mask and started through a gate once seized,
+ * then trace it until the end. Returns 0, or -1 with st->why set when
+ * ptrace could not be used: the command then ran unfollowed on
+ * whole_mask. Either way *status is the command's wait status, and
+ * *exec_error its exec errno when it could not be run (0 otherwise). */
+int follow_parent(const struct follow_ops *ops, char **command,
+		  const void *mask, const void *whole_mask,
+		  struct follow_start *st, int *status, int *exec_error);
+
+#endif

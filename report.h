@@ -1,0 +1,29 @@
+/* --report FILE: one JSON line per followed process, written when it ends
+ * (or is let go). */
+#ifndef PINRUN_REPORT_H
+#define PINRUN_REPORT_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "tidmap.h"
+
+struct report {
+	int fd;		     /* -1: no report */
+	struct tidmap procs; /* pid -> struct report_proc */
+};
+
+void report_init(struct report *r, int fd);
+void report_free(struct report *r);
+/* A process started (cpus: the text of the slot it was given). */
+void report_start(struct report *r, pid_t pid, pid_t ppid, const char *cpus);
+void report_exec(struct report *r, pid_t pid, const char *program);
+void report_move(struct report *r, pid_t from, pid_t to);
+/* It ended with a wait status: write its line. */
+void report_end(struct report *r, pid_t pid, int status,
+		const struct rusage *ru);
+/* It was let go while running: write its line, marked detached. */
+void report_detached(struct report *r, pid_t pid);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * slots.c: follow mode's choice of slot for each new task, and the load
+ * bookkeeping behind it. Pure: it knows task ids and slot numbers, not
+ * ptrace and not policies (pinrun.c gives it the slots policy.c made).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slots.h"
+
+struct slot_task {
+	unsigned slot;
+	pid_t parent;	    /* when it shares its parent's slot, else 0 */
+	unsigned kids_here; /* live children sharing this task's slot */
+};
+
+#define WORD_BITS (8 * sizeof(unsigned long))
+
+int slots_init(struct slots *s, unsigned n, const unsigned *slot_start,
+	       const unsigned *slot_cpus)
+{
+	unsigned max = 0;
+	size_t words;
+
+	memset(s, 0, sizeof(*s));
+	tidmap_init(&s->tasks, sizeof(struct slot_task));
+	for (unsigned i = 0; i < slot_start[n]; i++)
+		if (slot_cpus[i] > max)
+			max = slot_cpus[i];
+	words = max / WORD_BITS + 1;
+	s->n = n;
+	s->mask_bytes = words * sizeof(unsigned long);
+	s->masks = calloc((size_t)n * words, sizeof(unsigned long));
+	s->text = calloc(n, sizeof(*s->text));
+	s->load = calloc(n, sizeof(*s->load));
+	s->given = calloc(n, sizeof(*s->given));
+	if (!s->masks || !s->text || !s->load || !s->given)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned long *m = s->masks + (size_t)i * words;
+		char buf[64] = "";
+		size_t len = 0;
+
+		for (unsigned j = slot_start[i]; j < slot_start[i + 1]; j++) {
+			m[slot_cpus[j] / WORD_BITS] |=
+			    1UL << (slot_cpus[j] % WORD_BITS);
+			len += (size_t)snprintf(
+			    buf + len,
+			    len < sizeof(buf) ? sizeof(buf) - len : 0, "%s%u",
+			    len ? "," : "", slot_cpus[j]);
+		}
+		if (!(s->text[i] = strdup(buf)))
+			return -ENOMEM;
+	}
+	s->last = n - 1; /* so the first least-loaded choice is slot 0 */
+	return 0;
+}
+
+void slots_free(struct slots *s)
+{
+	for (unsigned i = 0; s->text && i < s->n; i++)
+		free(s->text[i]);
+	free(s->text);
+	free(s->masks);
+	free(s->load);
+	free(s->given);
+	tidmap_free(&s->tasks);
+}
+
+static int record(struct slots *s, pid_t tid, unsigned slot, pid_t parent)
+{
+	struct slot_task *t = tidmap_insert(&s->tasks, tid);
+
+	if (!t)
+		return -ENOMEM;
+	t->slot = slot;
+	t->parent = parent;
+	s->load[slot]++;
+	s->given[slot]++;
+	s->last = slot;
+	return (int)slot;
+}
+
+int slots_set(struct slots *s, pid_t tid, unsigned slot)
+{
+	return record(s, tid, slot, 0) < 0 ? -ENOMEM : 0;
+}
+
+static unsigned least_loaded(const struct slots *s)
+{
+	unsigned best = (s->last + 1) % s->n;
+
+	/* Ties go to the next slot in spread order after the last one
+	 * given, so a run of equal choices still walks the slots. */
+	for (unsigned k = 1; k < s->n; k++) {
+		unsigned i = (s->last + 1 + k) % s->n;
+
+		if (s->load[i] < s->load[best])
+			best = i;
+	}
+	return best;
+}
+
+int slots_place(struct slots *s, pid_t tid, pid_t parent, bool thread)
+{
+	struct slot_task *p = thread ? NULL : tidmap_find(&s->tasks, parent);
+
+	if (tidmap_find(&s->tasks, tid))
+		slots_gone(s, tid); /* a reused tid: forget the old task */
+	if (p && p->kids_here == 0) {
+		unsigned slot = p->slot;
+
+		p->kids_here++;
+		return record(s, tid, slot, parent);
+	}
+	return record(s, tid, least_loaded(s), 0);
+}
+
+int slots_of(const struct slots *s, pid_t tid)
+{
+	const struct slot_task *t = tidmap_find(&s->tasks, tid);
+
+	return t ? (int)t->slot : -1;
+}
+
+void slots_move(struct slots *s, pid_t from, pid_t to)
+{
+	struct slot_task *f = tidmap_find(&s->tasks, from), moved, *t;
+
+	if (!f || from == to)
+		return;
+	moved = *f;
+	tidmap_remove(&s->tasks, from);
+	if (tidmap_find(&s->tasks, to))
+		slots_gone(s, to);
+	if ((t = tidmap_insert(&s->tasks, to)))
+		*t = moved;
+}
+
+void slots_gone(struct slots *s, pid_t tid)
+{
+	struct slot_task *t = tidmap_find(&s->tasks, tid), *p;
+
+	if (!t)
+		return;
+	s->load[t->slot]--;
+	if (t->parent && (p = tidmap_find(&s->tasks, t->parent)) &&
+	    p->kids_here && p->slot == t->slot)
+		p->kids_here--;
+	tidmap_remove(&s->tasks, tid);
+}
+
+const void *slots_mask(const struct slots *s, unsigned slot)
+{
+	return (const char *)s->masks + (size_t)slot * s->mask_bytes;
+}

@@ -1,0 +1,56 @@
+/* Follow mode's slot assignment: which slot of a placement each new task
+ * gets. Pure bookkeeping over task ids; the tracer asks, this answers. */
+#ifndef PINRUN_SLOTS_H
+#define PINRUN_SLOTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "tidmap.h"
+
+struct slots {
+	unsigned n;	      /* slots, in the policy's spread order */
+	size_t mask_bytes;    /* of each slot's CPU mask */
+	unsigned long *masks; /* n masks of mask_bytes each */
+	char **text;	      /* each slot's CPU list, for reports */
+	unsigned *load;	      /* live placed tasks per slot */
+	unsigned *given;      /* tasks ever placed per slot, for --explain */
+	unsigned last;	      /* the slot chosen last (ties start after it) */
+	struct tidmap tasks;  /* tid -> struct slot_task */
+};
+
+/* slot_cpus[slot_start[i] .. slot_start[i + 1]) are slot i's CPUs, as
+ * policy_plan lays them out. Returns 0 or -ENOMEM. */
+int slots_init(struct slots *s, unsigned n, const unsigned *slot_start,
+	       const unsigned *slot_cpus);
+void slots_free(struct slots *s);
+
+/* Record tid as running on slot (the command itself, on slot 0). */
+int slots_set(struct slots *s, pid_t tid, unsigned slot);
+
+/* Choose a slot for a new task and record it there. parent is the task
+ * that created it (0 when unknown). Returns the slot, or -ENOMEM.
+ *
+ * The rule: a new process goes to its parent's slot while the parent has
+ * no other live child there, because a parent most often waits for its
+ * child (shells, make, configure) and the child then runs on a warm core
+ * with no cross-core wake-ups; any further child that runs while the first
+ * is alive goes to the least-loaded slot (live tasks per slot), ties taken
+ * in spread order, so children that run at the same time are spread out.
+ * Threads always go to the least-loaded slot. */
+int slots_place(struct slots *s, pid_t tid, pid_t parent, bool thread);
+
+/* The slot a task was given, or -1. */
+int slots_of(const struct slots *s, pid_t tid);
+
+/* Move a task's record (a thread that exec'd takes over its leader's
+ * tid); the leader's old record goes. */
+void slots_move(struct slots *s, pid_t from, pid_t to);
+
+/* The task ended: free its place. */
+void slots_gone(struct slots *s, pid_t tid);
+
+const void *slots_mask(const struct slots *s, unsigned slot);
+
+#endif
