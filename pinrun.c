@@ -565,6 +565,11 @@ static struct topology *load(struct options *o)
 			    why[kind]);
 		die("cannot read topology '%s': %s", o->topology, why[kind]);
 	}
+	if (r == -E2BIG)
+		die("cannot read topology '%s': it has more than %d CPUs, or "
+		    "CPU numbers beyond %d",
+		    o->topology ? o->topology : "of this machine", CPULIST_MAX,
+		    CPULIST_MAX - 1);
 	if (r < 0 && kind == TOPO_SRC_LIVE)
 		die("cannot read this machine's topology: %s", strerror(-r));
 	if (r < 0)

@@ -150,7 +150,11 @@ static enum topo_type map_type(hwloc_obj_t o)
  * so NUMA nodes can find where they are attached. */
 static int flatten(struct topology *t, hwloc_obj_t o, int parent)
 {
-	int i = tree_add(t, map_type(o), parent, o->depth, o->os_index);
+	int i;
+
+	if (o->type == HWLOC_OBJ_PU && o->os_index >= CPULIST_MAX)
+		return -E2BIG;
+	i = tree_add(t, map_type(o), parent, o->depth, o->os_index);
 
 	if (i < 0)
 		return i;
@@ -236,6 +240,33 @@ static void env_pop(struct env_override *v, size_t n)
 	}
 }
 
+/* hwloc would spend hours building "pack:99999999 pu:99999999" (and
+ * inserting siblings costs it the cube of their number): count the PUs a
+ * synthetic description makes before handing it over. */
+static bool synthetic_too_big(const char *desc)
+{
+	unsigned long long pus = 1;
+	const char *p = desc;
+
+	while (*p) {
+		const char *colon = strchr(p, ':');
+		unsigned long long n;
+		char *end;
+
+		p += strspn(p, " \t");
+		if (!colon || colon > p + strcspn(p, " \t"))
+			break;
+		n = strtoull(colon + 1, &end, 10);
+		if (end == colon + 1)
+			break;
+		if (n && pus > CPULIST_MAX / n)
+			return true;
+		pus *= n ? n : 1;
+		p = end + strcspn(end, " \t");
+	}
+	return pus > CPULIST_MAX;
+}
+
 /* Point hwloc at the source. */
 static int set_source(hwloc_topology_t h, enum topo_source_kind kind,
 		      const char *arg)
@@ -249,6 +280,8 @@ static int set_source(hwloc_topology_t h, enum topo_source_kind kind,
 			return -errno;
 		return hw.set_xml(h, arg) < 0 ? -EINVAL : 0;
 	case TOPO_SRC_SYNTHETIC:
+		if (synthetic_too_big(arg))
+			return -E2BIG;
 		return hw.set_synthetic(h, arg) < 0 ? -EINVAL : 0;
 	}
 	return -EINVAL;
@@ -321,9 +354,10 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 		goto destroy;
 	err = -ENOMEM;
 	t = tree_new("");
-	if (!t || flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE) < 0 ||
-	    flatten_numa(t, h) < 0)
+	if (!t || (err = flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE)) < 0 ||
+	    (err = flatten_numa(t, h)) < 0)
 		goto destroy;
+	err = -ENOMEM;
 	FOR_EACH_BIT(pu, hw.complete_cpuset(h))
 	{
 		cpulist_add(&t->complete, (unsigned)pu);
