@@ -4,6 +4,7 @@
  * an error here, never a warning followed by a smaller set.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,20 +44,22 @@ static unsigned group_rank(const struct topology *t, unsigned depth,
 static int type_depth(const struct topology *t, const char *s, size_t len,
 		      struct location_error *err)
 {
+	/* hwloc's names, and any unambiguous prefix of two letters or more
+	 * ("pack", "sock", "mach"), as hwloc takes them. */
 	static const struct {
 		const char *name;
 		enum topo_type type;
 	} names[] = {
 		{ "machine", TOPO_MACHINE }, { "package", TOPO_PACKAGE },
 		{ "socket", TOPO_PACKAGE },  { "die", TOPO_DIE },
-		{ "numa", TOPO_NUMA },	     { "node", TOPO_NUMA },
-		{ "numanode", TOPO_NUMA },   { "core", TOPO_CORE },
-		{ "pu", TOPO_PU },	     { "group", TOPO_GROUP },
+		{ "numanode", TOPO_NUMA },   { "node", TOPO_NUMA },
+		{ "core", TOPO_CORE },	     { "pu", TOPO_PU },
+		{ "group", TOPO_GROUP },
 	};
 	char name[16];
 	enum topo_type type = TOPO_NTYPES;
 	long group = -1;
-	int depth;
+	int depth, matches = 0;
 
 	if (len == 0 || len >= sizeof(name))
 		return fail(err, LOCATION_E_TYPE, s, len);
@@ -64,8 +67,13 @@ static int type_depth(const struct topology *t, const char *s, size_t len,
 		name[i] = (char)tolower((unsigned char)s[i]);
 	name[len] = '\0';
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i].name))
+		if (len >= 2 && !strncmp(name, names[i].name, len) &&
+		    (type == TOPO_NTYPES || type != names[i].type)) {
 			type = names[i].type;
+			matches++;
+		}
+	if (matches > 1)
+		type = TOPO_NTYPES;
 	if (name[0] == 'l' && name[1] >= '1' && name[1] <= '5' &&
 	    (!name[2] || !strcmp(name + 2, "d") || !strcmp(name + 2, "cache") ||
 	     !strcmp(name + 2, "dcache") || !strcmp(name + 2, "u") ||
@@ -100,7 +108,7 @@ static int type_depth(const struct topology *t, const char *s, size_t len,
 	return depth >= 0 ? depth : fail(err, LOCATION_E_NO_LEVEL, s, len);
 }
 
-/* Is object o (or, for NUMA node n >= 0, that node) inside parent? */
+/* Is object o inside parent (the object itself included)? */
 static int inside(const struct topology *t, int o, int parent)
 {
 	for (; o != TOPO_NONE; o = t->objs[o].parent)
@@ -131,13 +139,15 @@ static unsigned candidates(const struct topology *t, int depth, int parent,
 	return n;
 }
 
+/* A decimal index; an absurd one (more digits than any machine has
+ * objects) reads as ULONG_MAX, which no range check lets through. */
 static unsigned long index_number(const char **p)
 {
 	unsigned long v = 0;
 
 	while (isdigit((unsigned char)**p)) {
-		if (v < 1UL << 24)
-			v = v * 10 + (unsigned long)(**p - '0');
+		v = v < 1UL << 32 ? v * 10 + (unsigned long)(**p - '0')
+				  : ULONG_MAX;
 		(*p)++;
 	}
 	return v;
@@ -168,7 +178,7 @@ static int pick_indexes(const char *s, size_t len, unsigned n, char *pick,
 	if (p < end && *p == '-') {
 		p++;
 		if (p == end)
-			last = n ? n - 1 : first; /* "N-": to the last one */
+			last = first < n ? n - 1 : first; /* "N-": to the end */
 		else if (!isdigit((unsigned char)*p))
 			return fail(err, LOCATION_E_BAD_INDEX, s, len);
 		else
@@ -187,6 +197,9 @@ static int pick_indexes(const char *s, size_t len, unsigned n, char *pick,
 	if (p != end)
 		return fail(err, LOCATION_E_BAD_INDEX, s, len);
 	if (first >= n || (!wrap && last >= n) || (wrap && count > n)) {
+		if (first == ULONG_MAX || last == ULONG_MAX ||
+		    count == ULONG_MAX)
+			return fail(err, LOCATION_E_BAD_INDEX, s, len);
 		err->value = first >= n ? first : wrap ? count : last;
 		err->value2 = n;
 		return fail(err, LOCATION_E_NO_SUCH, s, len);
@@ -205,7 +218,8 @@ int location_parse(const struct topology *t, const char *spec,
 		   struct cpuset *set, struct location_error *err)
 {
 	int *cur = NULL, *next = NULL, *cand = NULL, ret = -1, prev_depth = -1;
-	char *pick = NULL;
+	char *pick = NULL, *taken = NULL;
+	bool prev_numa = false;
 	unsigned ncur = 1, cap = t->nobjs + t->nnuma + 1;
 	const char *s = spec;
 
@@ -220,7 +234,8 @@ int location_parse(const struct topology *t, const char *spec,
 	next = malloc(cap * sizeof(*next));
 	cand = malloc(cap * sizeof(*cand));
 	pick = malloc(cap);
-	if (!cur || !next || !cand || !pick) {
+	taken = calloc(t->nobjs + 1, 1);
+	if (!cur || !next || !cand || !pick || !taken) {
 		err->code = LOCATION_E_NO_CPUS;
 		goto out;
 	}
@@ -249,8 +264,10 @@ int location_parse(const struct topology *t, const char *spec,
 		depth = type_depth(t, s, tlen, err);
 		if (depth == -1)
 			goto out;
+		/* Each step goes deeper; a NUMA node stands for the object it
+		 * is attached to, and may follow any step but another. */
 		if (prev_depth != -1 &&
-		    (depth == -2 || (prev_depth >= 0 && depth <= prev_depth))) {
+		    (depth == -2 ? prev_numa : depth <= prev_depth)) {
 			fail(err, LOCATION_E_NOT_DEEPER, s, (size_t)(dot - s));
 			goto out;
 		}
@@ -264,20 +281,31 @@ int location_parse(const struct topology *t, const char *spec,
 				err->len = (size_t)(dot - s);
 				goto out;
 			}
-			for (unsigned i = 0; i < n; i++)
-				if (pick[i])
-					next[nnext++] =
-					    depth == -2
-						? t->numa[cand[i]].attach
-						: cand[i];
+			for (unsigned i = 0; i < n; i++) {
+				int o = depth == -2 ? t->numa[cand[i]].attach
+						    : cand[i];
+
+				/* Two NUMA nodes on one object (DDR and
+				 * MCDRAM) name its CPUs once. */
+				if (pick[i] && !taken[o]) {
+					taken[o] = 1;
+					next[nnext++] = o;
+				}
+			}
 		}
+		for (unsigned k = 0; k < nnext; k++)
+			taken[next[k]] = 0;
 		memcpy(cur, next, nnext * sizeof(*cur));
 		ncur = nnext;
-		/* A NUMA node stands for the object it is attached to, so a
-		 * later step must go below that object's level. */
-		prev_depth = depth == -2
-				 ? (ncur ? (int)t->objs[cur[0]].depth : 0)
-				 : depth;
+		prev_numa = depth == -2;
+		if (prev_numa) {
+			prev_depth = 0;
+			for (unsigned k = 0; k < ncur; k++)
+				if ((int)t->objs[cur[k]].depth > prev_depth)
+					prev_depth = (int)t->objs[cur[k]].depth;
+		} else {
+			prev_depth = depth;
+		}
 		if (!*dot)
 			break;
 		s = dot + 1;
@@ -295,6 +323,7 @@ out:
 	free(next);
 	free(cand);
 	free(pick);
+	free(taken);
 	return ret;
 }
 

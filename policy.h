@@ -77,6 +77,8 @@ enum policy_err {
 	POLICY_E_HOT_NOT_ONE,  /* --hot=SPEC names value CPUs */
 	POLICY_E_CURRENT,      /* the current CPU is not allowed: value */
 	POLICY_E_NOTHING,      /* the allowed set is empty */
+	POLICY_E_NOT_UNDER,    /* the current CPU (value) is in no domain */
+	POLICY_E_NONE_ALLOWED, /* no domain of the level has an allowed CPU */
 };
 
 struct policy_error {
@@ -90,8 +92,6 @@ int policy_plan(const struct topology *t, const struct policy_request *req,
 		struct policy_plan *plan, struct policy_error *err);
 void policy_plan_free(struct policy_plan *plan);
 
-/* The level a domain policy works on (TOPO_PACKAGE, TOPO_NUMA, TOPO_L3). */
-enum topo_type policy_level(enum policy_kind kind);
 /* "hot", "same-chip", ... */
 const char *policy_name(enum policy_kind kind);
 

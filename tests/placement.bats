@@ -80,6 +80,26 @@ load reference
 @test "spread slots: every prefix balanced over packages (uneven, offline)" { check_slot_balance "$TOPO/4pkg-1numa-intel-xeon-smt2-offline-7c12pu.xml"; }
 @test "spread slots: every prefix balanced over packages (s390x books)" { check_slot_balance "$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml"; }
 @test "spread slots: every prefix balanced over packages (EPYC Genoa)" { check_slot_balance "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml"; }
+@test "slots: every prefix balanced over packages, NUMA nodes and L3s (Naples)" {
+	check_slot_balance "$TOPO/2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu.xml"
+	check_slot_balance "$TOPO/2pkg-8numa-amd-epyc7401-naples-16l3-48c96pu.xml" --same-chip=1
+}
+@test "slots: balanced over L3s when one die has fewer (restricted)" {
+	lstopo-no-graphics -i "pack:1 die:2 l3:2 core:2 pu:1" --restrict 0xf3 -f "$BATS_TEST_TMPDIR/u.xml"
+	check_slot_balance "$BATS_TEST_TMPDIR/u.xml"
+	run "$PINRUN" --topology "$BATS_TEST_TMPDIR/u.xml" --spread --json
+	assert_output --partial '"slots":["0","4","6","1","5","7"]'
+}
+@test "slots: units under no package are dealt like packages" {
+	# Two groups; the second holds its two cores without a package.
+	local x=$BATS_TEST_DIRNAME/fixtures/group-without-packages-4pu.xml
+	run timeout 10 "$PINRUN" --topology "$x" --spread --json
+	assert_success
+	assert_output --partial '"cpus":"0-3","count":4,'
+	assert_output --partial '"slots":["0","2","1","3"]'
+	run timeout 10 "$PINRUN" --topology "$x" --spread=2 --json
+	assert_output --partial '"slots":["0","2"]'
+}
 
 @test "same-chip slots alternate NUMA nodes, then L3s and clusters (Kunpeng 920)" {
 	run "$PINRUN" --topology "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" --same-chip=0 --json
@@ -195,6 +215,29 @@ load reference
 	assert_output "54-71"
 	run "$PINRUN" --topology "$x" --cpus all -n
 	assert_output "0-71"
+}
+
+@test "masks as /proc prints them, without 0x" {
+	local x=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
+	run "$PINRUN" --topology "$x" --cpus ff,00000000 -n
+	assert_output "32-39"
+	run "$PINRUN" --topology "$x" --cpus 00000001,00000000 -n
+	assert_output "32"
+	run "$PINRUN" --topology "$x" --cpus 1,2 -n
+	assert_output "1-2"
+}
+
+@test "locations: NUMA nodes inside an object, abbreviations, duplicates" {
+	local s="pack:2 numa:2 l3:2 core:2 pu:2"
+	[ "$(ref_pus "$s" package:1.numa:0)" = "16,17,18,19,20,21,22,23" ]
+	run "$PINRUN" --topology "$s" --cpus package:1.numa:0 -n
+	assert_output "16-23"
+	run "$PINRUN" --topology "$s" --cpus pack:1 -n
+	assert_output "16-31"
+	# KNL: DDR and MCDRAM nodes share their cluster's CPUs, named once.
+	run "$PINRUN" --topology "$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml" --cpus numa:all.pu:all -n
+	assert_success
+	assert_output "0-271"
 }
 
 @test "locations use hwloc's logical indexes (pu:1 is not CPU 1)" {

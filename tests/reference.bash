@@ -79,30 +79,42 @@ check_domain() {
 	[ "$(our_pus "$f" --"$policy")" = "$want" ] || fail "--$policy default is not $type:$i"
 }
 
-# Every prefix of the --spread slot order is balanced over packages: no
-# package gets a second slot while another with cores left has none, etc.
+# Every prefix of a slot order is balanced over packages, then over the NUMA
+# nodes inside each package, then over the L3 caches inside each of those:
+# no object gets another slot while a sibling with slots left has fewer.
 check_slot_balance() {
-	local f=$1 npkg i slots
-	declare -A pkg_of
-	npkg=$(count_objects "$f" package)
-	for ((i = 0; i < npkg; i++)); do
-		for cpu in $(ref_pus "$f" "package:$i" | tr ',' ' '); do
-			pkg_of[$cpu]=$i
+	local f=$1 policy=${2:---spread} type i n cpu slots
+	declare -A key
+	for type in package numanode l3cache; do
+		n=$(count_objects "$f" "$type")
+		for ((i = 0; i < n; i++)); do
+			for cpu in $(ref_pus "$f" "$type:$i" | tr ',' ' '); do
+				[ -n "${key[$cpu,$type]:-}" ] || key[$cpu,$type]=$i
+			done
 		done
 	done
-	slots=$("$PINRUN" --topology "$f" --json --spread | sed 's/.*"slots":\[\([^]]*\)\].*/\1/' | tr -d '"' | tr ',' ' ')
-	for s in $slots; do
-		echo "${pkg_of[$s]}"
-	done | awk -v npkg="$npkg" '
-		{ seq[NR] = $1; cap[$1]++ }
+	# shellcheck disable=SC2086
+	# The first CPU of each slot (a slot may be a whole core: "24,72").
+	slots=$("$PINRUN" --topology "$f" --json $policy | sed 's/.*"slots":\[\([^]]*\)\].*/\1/' |
+		grep -o '"[0-9][^"]*"' | tr -d '"' | sed 's/[,-].*//')
+	for cpu in $slots; do
+		echo "${key[$cpu,package]:--} ${key[$cpu,numanode]:--} ${key[$cpu,l3cache]:--}"
+	done | awk '
+		{ for (l = 1; l <= 3; l++) { g = (l == 1 ? "" : l == 2 ? $1 : $1 " " $2)
+			cap[l, g, $l]++; members[l, g] = members[l, g] " " $l }; k[NR] = $0 }
 		END {
 			for (i = 1; i <= NR; i++) {
-				n[seq[i]]++
-				for (p in cap) for (q in cap)
-					if (n[p] > n[q] + 1 && n[q] < cap[q]) {
-						printf "slot %d: package %s has %d, package %s %d\n", i, p, n[p], q, n[q]
-						exit 1
-					}
+				split(k[i], f, " ")
+				for (l = 1; l <= 3; l++) {
+					g = (l == 1 ? "" : l == 2 ? f[1] : f[1] " " f[2])
+					n[l, g, f[l]]++
+					split(members[l, g], m, " ")
+					for (a in m) for (b in m)
+						if (n[l, g, m[a]] > n[l, g, m[b]] + 1 && n[l, g, m[b]] < cap[l, g, m[b]]) {
+							printf "slot %d: level %d object %s has %d, %s %d\n", i, l, m[a], n[l, g, m[a]], m[b], n[l, g, m[b]]
+							exit 1
+						}
+				}
 			}
-		}' || fail "unbalanced slot order on $(basename "$f")"
+		}' || fail "unbalanced slot order on $(basename "$f") $policy"
 }
