@@ -119,9 +119,25 @@ int cpulist_last(const struct cpuset *set)
 	return -1;
 }
 
+/* A mask as /proc prints it, without 0x: two or more comma-separated
+ * words, every one after the first exactly 8 hex digits. (As a list it
+ * would name CPUs of eight digits, which no machine has.) */
+static bool proc_mask(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	unsigned words = 1;
+
+	if (n < 1 || n > 8)
+		return false;
+	for (s += n; *s == ','; s += 9, words++)
+		if (strspn(s + 1, "0123456789abcdefABCDEF") != 8)
+			return false;
+	return !*s && words > 1;
+}
+
 enum cpulist_syntax cpulist_syntax(const char *spec)
 {
-	if (spec[0] == '0' && spec[1] == 'x')
+	if ((spec[0] == '0' && spec[1] == 'x') || proc_mask(spec))
 		return CPULIST_SYNTAX_MASK;
 	if (isalpha((unsigned char)spec[0]))
 		return CPULIST_SYNTAX_LOCATION;
@@ -250,7 +266,7 @@ int cpulist_parse_mask(const char *s, struct cpuset *set,
 
 		if (p[0] == '0' && p[1] == 'x')
 			w = p += 2;
-		else if (nwords == 0)
+		else if (nwords == 0 && !proc_mask(s))
 			return fail(err, CPULIST_E_BAD_CHAR, p, 0, 0);
 		while (*p && *p != ',') {
 			if (hexval(*p) < 0)

@@ -64,8 +64,8 @@ struct cpulist_error {
 
 /* Which syntax a CPU spec is written in, judged from its first characters. */
 enum cpulist_syntax {
-	CPULIST_SYNTAX_LIST,	 /* anything not below */
-	CPULIST_SYNTAX_MASK,	 /* starts with "0x" */
+	CPULIST_SYNTAX_LIST, /* anything not below */
+	CPULIST_SYNTAX_MASK, /* starts with "0x", or /proc's "ff,00000000" */
 	CPULIST_SYNTAX_LOCATION, /* starts with a letter: "package:1" */
 };
 enum cpulist_syntax cpulist_syntax(const char *spec);
@@ -73,9 +73,10 @@ enum cpulist_syntax cpulist_syntax(const char *spec);
 /* Parse a taskset list ("0-3,8-11:2") into set. Returns 0 or -1 with err. */
 int cpulist_parse_list(const char *s, struct cpuset *set,
 		       struct cpulist_error *err);
-/* Parse a hex mask ("0xff", "0x00000001,00000003"): 32-bit words
- * separated by commas, most significant first, "0x" required on the first
- * and allowed on the others. Returns 0 or -1 with err. */
+/* Parse a hex mask ("0xff", "0x00000001,00000003", or as /proc prints it,
+ * "ff,00000000"): 32-bit words separated by commas, most significant
+ * first; "0x" on the first unless every later word has 8 digits, allowed
+ * on the others. Returns 0 or -1 with err. */
 int cpulist_parse_mask(const char *s, struct cpuset *set,
 		       struct cpulist_error *err);
 

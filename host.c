@@ -176,12 +176,7 @@ out:
 }
 
 /* MPOL_* from <linux/mempolicy.h>, stable kernel ABI. */
-enum {
-	MPOL_DEFAULT_ = 0,
-	MPOL_BIND_ = 2,
-	MPOL_INTERLEAVE_ = 3,
-	MPOL_LOCAL_ = 4
-};
+enum { MPOL_BIND_ = 2, MPOL_INTERLEAVE_ = 3, MPOL_LOCAL_ = 4 };
 
 int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes)
 {
@@ -195,15 +190,6 @@ int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes)
 						  : MPOL_INTERLEAVE_,
 			    nodes->w, (unsigned long)CPULIST_MAX + 1);
 	return r < 0 ? -errno : 0;
-}
-
-int host_get_mempolicy(int *mode, struct cpuset *nodes)
-{
-	cpulist_zero(nodes);
-	return syscall(SYS_get_mempolicy, mode, nodes->w,
-		       (unsigned long)CPULIST_MAX + 1, NULL, 0UL) < 0
-		   ? -errno
-		   : 0;
 }
 
 /* One line of a small text file, without its newline. */

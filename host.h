@@ -32,8 +32,6 @@ enum host_mempolicy {
 };
 /* Set the caller's memory policy (nodes is ignored for LOCAL). */
 int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes);
-/* Read it back: mode is the kernel's MPOL_* value. */
-int host_get_mempolicy(int *mode, struct cpuset *nodes);
 
 /* What the kernel says can change this machine's topology: the boot, the
  * online CPUs, the cgroup cpuset (its path, CPUs and memory nodes), as one

@@ -61,16 +61,21 @@ static double now_ms(void)
 
 /* --- messages and exits ------------------------------------------------ */
 
+static void vmessage(const char *fmt, va_list ap)
+{
+	fputs("pinrun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void __attribute__((format(printf, 1, 2), noreturn))
 die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pinrun: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(PINRUN_EXIT_FAILURE);
 }
 
@@ -79,11 +84,10 @@ usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pinrun: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'pinrun --help' for more information.\n", stderr);
+	fputs("Try 'pinrun --help' for more information.\n", stderr);
 	exit(PINRUN_EXIT_FAILURE);
 }
 
@@ -91,11 +95,9 @@ static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pinrun: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* Whatever went to stdout must have arrived (pinrun --help >/dev/full). */
@@ -299,7 +301,7 @@ static void parse_which(struct options *o, const struct policy_option *p,
 		o->spec = arg;
 		return;
 	}
-	if (!parse_number(arg, CPULIST_MAX, &n))
+	if (!parse_number(arg, UINT_MAX, &n))
 		usage_error("invalid --%s value '%s': expected current, idle "
 			    "or %s",
 			    p->name, arg, domain_word[p->kind]);
@@ -309,9 +311,12 @@ static void parse_which(struct options *o, const struct policy_option *p,
 static void set_policy(struct options *o, const struct policy_option *p,
 		       const char *arg)
 {
+	if (o->req.kind == p->kind)
+		usage_error("--%s given twice: choose one placement", p->name);
 	if (o->req.kind != POLICY_NONE)
-		usage_error("%s and --%s both given: choose one policy",
-			    o->policy_text, p->name);
+		usage_error("%s and --%s%s%s both given: choose one policy",
+			    o->policy_text, p->name, arg ? "=" : "",
+			    arg ? arg : "");
 	o->req.kind = p->kind;
 	snprintf(o->policy_text, sizeof(o->policy_text), "--%s%s%s", p->name,
 		 arg ? "=" : "", arg ? arg : "");
@@ -472,7 +477,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->show = true;
 			break;
 		case OPT_PID:
-			if (!parse_number(optarg, INT_MAX, &n) || n == 0)
+			if (!parse_number(optarg, (unsigned long)INT_MAX + 1,
+					  &n) ||
+			    n == 0)
 				usage_error(
 				    "invalid --pid value '%s': expected "
 				    "a process id",
@@ -516,13 +523,15 @@ static void parse_options(int argc, char **argv, struct options *o)
 		check_detached_argument(argv, policy_end);
 	if (o->show) {
 		if (optind < argc &&
-		    (!parse_number(argv[optind], INT_MAX, &n) || n == 0))
+		    (!parse_number(argv[optind], (unsigned long)INT_MAX + 1,
+				   &n) ||
+		     n == 0))
 			usage_error("invalid pid '%s' for --show",
 				    argv[optind]);
 		if (optind < argc)
 			o->pid = (pid_t)n;
 		if (optind + 1 < argc)
-			usage_error("--show takes one pid");
+			usage_error("--show takes one pid, after its options");
 	} else if (optind < argc) {
 		o->command = argv + optind;
 	}
@@ -565,6 +574,10 @@ static struct topology *load(struct options *o)
 			    why[kind]);
 		die("cannot read topology '%s': %s", o->topology, why[kind]);
 	}
+	if (r == -EBADR)
+		die("cannot read the topology that %s names ('%s'): unset the "
+		    "variable, or fix it",
+		    topo_env_source(), getenv(topo_env_source()));
 	if (r == -E2BIG)
 		die("cannot read topology '%s': it has more than %d CPUs, or "
 		    "CPU numbers beyond %d",
@@ -579,11 +592,11 @@ static struct topology *load(struct options *o)
 							  : "miss, not stored";
 loaded:
 	o->t_loaded = now_ms();
-	if (!t->this_system && !o->topology && !o->dry_run && !o->json &&
-	    (o->command || o->pid))
+	if (!t->this_system && !o->topology &&
+	    (o->show || (!o->dry_run && !o->json && (o->command || o->pid))))
 		die("the topology comes from %s, not from this machine: unset "
-		    "it (or set HWLOC_THISSYSTEM=1) to run a command",
-		    t->source);
+		    "it (or set HWLOC_THISSYSTEM=1) to %s",
+		    t->source, o->show ? "show a process" : "run a command");
 	return t;
 }
 
@@ -680,7 +693,8 @@ static void parse_spec(const struct topology *t, struct options *o)
 	case LOCATION_E_EMPTY_STEP:
 		die("invalid location '%s': empty step", s);
 	case LOCATION_E_NO_CPUS:
-		die("location '%s' has no CPUs (memory only)", s);
+		die("location '%s' has no online CPU that the cgroup allows",
+		    s);
 	default:
 		die("invalid location '%s': invalid index '%.*s'", s,
 		    (int)le.len, le.at);
@@ -726,7 +740,7 @@ static bool plain_cpus(struct options *o)
 	enum cpulist_syntax syntax;
 
 	if (o->req.kind != POLICY_CPUS || !o->command || o->all || o->dry_run ||
-	    o->explain || o->json || o->mem_given || o->pid)
+	    o->explain || o->json || o->mem_given || o->pid || o->follow)
 		return false;
 	syntax = cpulist_syntax(o->spec);
 	if (syntax == CPULIST_SYNTAX_LOCATION ||
@@ -809,8 +823,9 @@ static void plan_or_die(const struct topology *t, const struct options *o,
 		cpulist_zero(&cpus);
 		tree_obj_cpus(t, plan->domain, &cpus);
 		if (cpulist_empty(&cpus))
-			die("%s: %s %lu has no CPUs (memory only)", what,
-			    kind_word(o->req.kind), e.value);
+			die("%s: %s %lu has no online CPU that the cgroup "
+			    "allows",
+			    what, kind_word(o->req.kind), e.value);
 		die("%s: no CPU of %s %lu (%s) is in the allowed set %s%s",
 		    what, kind_word(o->req.kind), e.value, list(&cpus),
 		    list(&o->req.allowed),
@@ -826,6 +841,12 @@ static void plan_or_die(const struct topology *t, const struct options *o,
 	case POLICY_E_CURRENT:
 		die("%s: the current CPU %lu is not in the allowed set %s",
 		    what, e.value, list(&o->req.allowed));
+	case POLICY_E_NOT_UNDER:
+		die("%s: CPU %lu, where pinrun runs, is under no %s", what,
+		    e.value, kind_word(o->req.kind));
+	case POLICY_E_NONE_ALLOWED:
+		die("%s: no %s has a CPU in the allowed set %s", what,
+		    kind_word(o->req.kind), list(&o->req.allowed));
 	case POLICY_E_NOTHING:
 		die("%s: no CPU is allowed", what);
 	default:
@@ -909,7 +930,9 @@ static void explain(const struct topology *t, const struct options *o,
 	    o->req.kind != POLICY_SPREAD && o->req.kind != POLICY_CPUS)
 		note("planning for another machine: 'current' and 'idle' mean "
 		     "the first candidate");
-	if (plan->domain >= 0)
+	if (o->req.kind == POLICY_SAME_NUMA && plan->domain >= 0)
+		snprintf(name, sizeof(name), "numa:%u", plan->domain_numa);
+	else if (plan->domain >= 0)
 		location_name(t, plan->domain, name, sizeof(name));
 	switch (plan->reason) {
 	case REASON_CURRENT:
@@ -1019,20 +1042,14 @@ static void print_json(const struct topology *t, const struct options *o,
 }
 
 /* --show [PID] */
-static int show(const struct options *o)
+static int show(struct options *o)
 {
 	pid_t pid = o->pid ? o->pid : getpid();
-	struct topology *t;
+	struct topology *t = load(o);
 	struct cpuset cpus, mems;
 	char *objects;
 	int r;
 
-	if ((r = topo_load(TOPO_SRC_LIVE, NULL, &t)) < 0)
-		die("cannot read this machine's topology: %s", strerror(-r));
-	if (!t->this_system)
-		die("the topology comes from %s, not from this machine: unset "
-		    "it (or set HWLOC_THISSYSTEM=1) to show a process",
-		    t->source);
 	if ((r = host_get_affinity(pid, &cpus)) < 0) {
 		if (r == -ESRCH)
 			die("no process with pid %d", (int)pid);
@@ -1141,6 +1158,17 @@ static void set_memory(const struct topology *t, const struct options *o,
 	if ((r = host_set_mempolicy(o->mem, &nodes)) < 0)
 		die("cannot set memory policy '%s' on nodes %s: %s",
 		    modes[o->mem], list(&nodes), strerror(-r));
+}
+
+/* LeakSanitizer cannot work in a traced process, and pinrun is one after
+ * follow_start when the command cannot be exec'd: a sanitizer build asks
+ * this before checking for leaks at exit. */
+int __lsan_is_turned_off(void);
+static bool traced_by_helper;
+
+int __lsan_is_turned_off(void)
+{
+	return traced_by_helper;
 }
 
 /* --- follow mode: the callbacks follow.c calls, in the tracer -------- */
@@ -1373,6 +1401,7 @@ static void follow_command(const struct options *o,
 		follow_run(&ops, st.command);
 		exit(PINRUN_EXIT_OK);
 	}
+	traced_by_helper = true;
 	bind_or_die(0, &first);
 }
 

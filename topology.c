@@ -267,10 +267,60 @@ static bool synthetic_too_big(const char *desc)
 	return pus > CPULIST_MAX;
 }
 
+const char *topo_env_source(void)
+{
+	/* hwloc's own precedence among its overrides. */
+	static const char *const vars[] = { "HWLOC_FSROOT", "HWLOC_SYNTHETIC",
+					    "HWLOC_XMLFILE" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v && !(i == 0 && !strcmp(v, "/")))
+			return vars[i];
+	}
+	return NULL;
+}
+
+static bool env_source_usable(const char *var)
+{
+	const char *v = getenv(var);
+	char path[4096];
+	struct stat st;
+
+	if (!strcmp(var, "HWLOC_FSROOT")) {
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", v);
+		return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	if (!strcmp(var, "HWLOC_SYNTHETIC"))
+		return !synthetic_too_big(v);
+	return access(v, R_OK) == 0 && stat(v, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Did hwloc load what the variable names? */
+static bool loaded_from(const char *var, hwloc_topology_t h, bool this_system)
+{
+	hwloc_obj_t root = hw.obj_by_depth(h, 0, 0);
+	const char *backend = "";
+
+	for (unsigned i = 0; i < root->infos_count; i++)
+		if (!strcmp(root->infos[i].name, "Backend"))
+			backend = root->infos[i].value;
+	if (!strcmp(var, "HWLOC_SYNTHETIC"))
+		return !strcmp(backend, "Synthetic");
+	if (!strcmp(var, "HWLOC_FSROOT"))
+		return !strcmp(backend, "Linux");
+	/* An XML export keeps the backend it came from: only a fallback to
+	 * this machine shows, unless HWLOC_THISSYSTEM hides it. */
+	return !this_system || getenv("HWLOC_THISSYSTEM");
+}
+
 /* Point hwloc at the source. */
 static int set_source(hwloc_topology_t h, enum topo_source_kind kind,
 		      const char *arg)
 {
+	struct stat st;
+
 	switch (kind) {
 	case TOPO_SRC_LIVE:
 	case TOPO_SRC_FSROOT: /* the environment does it */
@@ -278,6 +328,9 @@ static int set_source(hwloc_topology_t h, enum topo_source_kind kind,
 	case TOPO_SRC_XML:
 		if (access(arg, R_OK) < 0)
 			return -errno;
+		/* A FIFO or a device would keep hwloc reading forever. */
+		if (stat(arg, &st) < 0 || !S_ISREG(st.st_mode))
+			return -EINVAL;
 		return hw.set_xml(h, arg) < 0 ? -EINVAL : 0;
 	case TOPO_SRC_SYNTHETIC:
 		if (synthetic_too_big(arg))
@@ -297,15 +350,8 @@ static void describe(struct topology *t, enum topo_source_kind kind)
 	};
 	const char *env = NULL;
 
-	if (kind == TOPO_SRC_LIVE && !t->this_system) {
-		/* hwloc's own precedence among its overrides. */
-		if (getenv("HWLOC_FSROOT"))
-			env = "HWLOC_FSROOT";
-		else if (getenv("HWLOC_SYNTHETIC"))
-			env = "HWLOC_SYNTHETIC";
-		else
-			env = "HWLOC_XMLFILE";
-	}
+	if (kind == TOPO_SRC_LIVE && !t->this_system)
+		env = topo_env_source();
 	snprintf(t->source, sizeof(t->source), "%s", env ? env : names[kind]);
 }
 
@@ -317,11 +363,13 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	 * costs more than the rest of a small machine's load. */
 	struct env_override env[] = {
 		{ "HWLOC_PLUGINS_PATH", "/nonexistent", NULL },
+		{ "HWLOC_HIDE_ERRORS", "2", NULL }, /* pinrun words errors */
 		{ "HWLOC_FSROOT", arg, NULL },
 		{ "HWLOC_COMPONENTS", "linux,stop", NULL },
 		{ "HWLOC_DUMPED_HWDATA_DIR", "/nonexistent", NULL },
 	};
-	size_t nenv = kind == TOPO_SRC_FSROOT ? 4 : 1;
+	size_t nenv = kind == TOPO_SRC_FSROOT ? 5 : 2;
+	const char *env_var = kind == TOPO_SRC_LIVE ? topo_env_source() : NULL;
 	hwloc_topology_t h;
 	struct topology *t = NULL;
 	struct stat st;
@@ -334,6 +382,8 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 			return -EINVAL;
 	}
+	if (env_var && !env_source_usable(env_var))
+		return -EBADR;
 	if ((err = open_hwloc()) < 0)
 		return err;
 	env_push(env, nenv);
@@ -366,6 +416,12 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 		goto destroy;
 	copy_kinds(t, h);
 	t->this_system = kind == TOPO_SRC_LIVE && hw.is_thissystem(h);
+	/* hwloc falls back to this machine, silently, when it cannot use
+	 * the source a variable names. */
+	if (env_var && !loaded_from(env_var, h, t->this_system)) {
+		err = -EBADR;
+		goto destroy;
+	}
 	describe(t, kind);
 	snprintf(t->hwloc_version, sizeof(t->hwloc_version), "%s",
 		 HWLOC_VERSION);

@@ -23,6 +23,12 @@ enum topo_source_kind topo_source_kind(const char *arg);
 int topo_load(enum topo_source_kind kind, const char *arg,
 	      struct topology **out);
 
+/* The hwloc variable that replaces this machine's topology
+ * (HWLOC_FSROOT, HWLOC_SYNTHETIC or HWLOC_XMLFILE, in hwloc's order of
+ * precedence), or NULL. topo_load returns -EBADR when hwloc cannot use
+ * the source it names (hwloc itself would silently load this machine). */
+const char *topo_env_source(void);
+
 /* Which hwloc library this process runs with (its file's identity), for
  * the cache key: an upgraded library may see the machine differently. */
 int topo_library_id(char *buf, size_t size);

@@ -56,7 +56,11 @@ setup() {
 @test "bad location: empty step" { bad "invalid location 'package:0.': empty step" --cpus package:0. -n --topology "$E5"; }
 @test "bad location: missing level" { bad "invalid location 'l3:0': this topology has no l3 level" --cpus l3:0 -n --topology "$KNL"; }
 @test "bad location: ambiguous group level" { bad "invalid location 'group:0': there are 2 group levels, name one as group0..group1" --cpus group:0 -n --topology "$S390"; }
-@test "bad location: memory-only package" { bad "location 'package:1' has no CPUs (memory only)" --cpus package:1 -n --topology "$CG"; }
+@test "bad location: package without usable CPUs" { bad "location 'package:1' has no online CPU that the cgroup allows" --cpus package:1 -n --topology "$CG"; }
+@test "bad location: numa node without usable CPUs, inside a package" { bad "location 'package:1.numa:0' has no online CPU that the cgroup allows" --cpus package:1.numa:0 -n --topology "$CG"; }
+@test "bad location: range from past the end" { bad "invalid location 'pu:72-': the machine has no pu 72 (it has 72)" --cpus pu:72- -n --topology "$E5"; }
+@test "bad location: absurd index" { bad "invalid location 'pu:99999999999999999999': invalid index 'pu:99999999999999999999'" --cpus pu:99999999999999999999 -n --topology "$E5"; }
+@test "bad location: ambiguous type prefix" { bad "invalid location 'p:1': unknown object type 'p'" --cpus p:1 -n --topology "$E5"; }
 
 # Policy arguments
 @test "bad --hot: several CPUs" { bad "--hot=0-1: '0-1' names 2 CPUs; --hot takes exactly one" --hot=0-1 -n --topology "$E5"; }
@@ -64,7 +68,16 @@ setup() {
 @test "bad --same-chip: not a number" { bad_usage "invalid --same-chip value 'abc': expected current, idle or a package number" --same-chip=abc -n --topology "$E5"; }
 @test "bad --same-numa: negative" { bad_usage "invalid --same-numa value '-1': expected current, idle or a NUMA node number" --same-numa=-1 -n --topology "$E5"; }
 @test "bad --same-chip: no such package" { bad "--same-chip=2: there is no package 2 (the topology has 2)" --same-chip=2 -n --topology "$E5"; }
-@test "bad --same-numa: memory-only node" { bad "--same-numa=2: NUMA node 2 has no CPUs (memory only)" --same-numa=2 -n --topology "$CG"; }
+@test "bad --same-numa: node without usable CPUs" { bad "--same-numa=2: NUMA node 2 has no online CPU that the cgroup allows" --same-numa=2 -n --topology "$CG"; }
+@test "bad --same-numa: a number past the nodes" { bad "--same-numa=8192: there is no NUMA node 8192 (the topology has 2)" --same-numa=8192 -n --topology "$E5"; }
+@test "bad --same-cache: the current CPU under no L3" {
+	run --separate-stderr env HWLOC_THISSYSTEM=1 HWLOC_XMLFILE="$BATS_TEST_DIRNAME/fixtures/l3-on-one-package-only-4pu.xml" taskset -c 1 "$PINRUN" --same-cache -n
+	assert_failure 125
+	[ "$stderr" = "pinrun: --same-cache: CPU 1, where pinrun runs, is under no L3 cache" ] || fail "$stderr"
+	run --separate-stderr env HWLOC_THISSYSTEM=1 HWLOC_XMLFILE="$BATS_TEST_DIRNAME/fixtures/l3-on-one-package-only-4pu.xml" taskset -c 1 "$PINRUN" --same-cache=idle -n
+	assert_failure 125
+	[ "$stderr" = "pinrun: --same-cache=idle: no L3 cache has a CPU in the allowed set 1" ] || fail "$stderr"
+}
 @test "bad --same-cache: no L3 level" { bad "--same-cache=0: this topology has no L3 cache level" --same-cache=0 -n --topology "$KNL"; }
 @test "bad --spread: zero" { bad_usage "invalid --spread value '0': spread over at least 1 core" --spread=0 -n --topology "$E5"; }
 @test "bad --spread: not a number" { bad_usage "invalid --spread value 'x': expected a number of cores" --spread=x -n --topology "$E5"; }
@@ -80,10 +93,22 @@ setup() {
 @test "bad topology: missing file" { bad "cannot read topology '/nonexistent/m.xml': No such file or directory" --hot -n --topology /nonexistent/m.xml; }
 @test "bad topology: not XML" { bad "cannot read topology '$BATS_TEST_DIRNAME/errors.bats': not an hwloc XML topology" --hot -n --topology "$BATS_TEST_DIRNAME/errors.bats"; }
 @test "bad topology: bad synthetic" { bad "cannot read topology 'foo:bar': not a valid synthetic description" --hot -n --topology foo:bar; }
+@test "bad topology: a FIFO is not read" {
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	run --separate-stderr timeout 10 "$PINRUN" --hot -n --topology "$BATS_TEST_TMPDIR/fifo"
+	assert_failure 125
+	[ "$stderr" = "pinrun: cannot read topology '$BATS_TEST_TMPDIR/fifo': not an hwloc XML topology" ]
+}
+@test "bad topology: too many CPUs for pinrun" { bad "cannot read topology 'pack:99999999 pu:99999999': it has more than 8192 CPUs, or CPU numbers beyond 8191" --hot -n --topology "pack:99999999 pu:99999999"; }
+@test "bad topology: CPU numbers beyond 8191" { bad "cannot read topology 'pack:2 core:2 pu:1(indexes=0,1,2,9000)': it has more than 8192 CPUs, or CPU numbers beyond 8191" --hot -n --topology "pack:2 core:2 pu:1(indexes=0,1,2,9000)"; }
+@test "bad hwloc variable: HWLOC_XMLFILE that cannot be read" { HWLOC_XMLFILE=/nonexistent bad "cannot read the topology that HWLOC_XMLFILE names ('/nonexistent'): unset the variable, or fix it" --spread -n; }
+@test "bad hwloc variable: HWLOC_SYNTHETIC that is not one" { HWLOC_SYNTHETIC=garbage bad "cannot read the topology that HWLOC_SYNTHETIC names ('garbage'): unset the variable, or fix it" --spread -n; }
+@test "bad hwloc variable: HWLOC_FSROOT without sysfs" { HWLOC_FSROOT=/etc bad "cannot read the topology that HWLOC_FSROOT names ('/etc'): unset the variable, or fix it" --spread -n; }
 @test "bad topology: directory without sysfs" { bad "cannot read topology '$BATS_TEST_DIRNAME': not a saved sysfs tree" --hot -n --topology "$BATS_TEST_DIRNAME"; }
 
 # Combinations and usage
-@test "bad usage: two policies" { bad_usage "--hot and --spread both given: choose one policy" --hot --spread -n; }
+@test "bad usage: two policies" { bad_usage "--hot and --spread=2 both given: choose one policy" --hot --spread=2 -n; }
+@test "bad usage: one policy twice" { bad_usage "--spread given twice: choose one placement" --spread=4 --spread=2 -n; }
 @test "bad usage: --smt with --no-smt" { bad_usage "--smt and --no-smt both given" --spread --smt --no-smt -n; }
 @test "bad usage: --cpus with --no-smt" { bad_usage "--cpus places exactly the CPUs given: --no-smt does not apply" --cpus 0 --no-smt -n; }
 @test "bad usage: no command" { bad_usage "no command given (use --dry-run to print the placement only)" --hot; }

@@ -128,6 +128,11 @@ TEST(mask_valid)
 	/* /proc's form: most significant 32-bit word first. */
 	EXPECT(cpulist_parse_mask("0x00000001,00000003", &s, &e) == 0);
 	EXPECT_SET(&s, "0-1,32");
+	/* /proc's form without 0x. */
+	EXPECT(cpulist_parse_mask("00000001,00000000", &s, &e) == 0);
+	EXPECT_SET(&s, "32");
+	EXPECT(cpulist_parse_mask("ff,00000000", &s, &e) == 0);
+	EXPECT_SET(&s, "32-39");
 	/* hwloc's form: 0x on every word. */
 	EXPECT(cpulist_parse_mask("0x1,0x0,0x80000000", &s, &e) == 0);
 	EXPECT_SET(&s, "31,64");
@@ -168,6 +173,11 @@ TEST(syntax_kinds)
 	EXPECT(cpulist_syntax("") == CPULIST_SYNTAX_LIST);
 	EXPECT(cpulist_syntax(",1") == CPULIST_SYNTAX_LIST);
 	EXPECT(cpulist_syntax("0x3") == CPULIST_SYNTAX_MASK);
+	EXPECT(cpulist_syntax("ff,00000000") == CPULIST_SYNTAX_MASK);
+	EXPECT(cpulist_syntax("00000001,00000000") == CPULIST_SYNTAX_MASK);
+	EXPECT(cpulist_syntax("1,00000000") == CPULIST_SYNTAX_MASK);
+	EXPECT(cpulist_syntax("1,2") == CPULIST_SYNTAX_LIST);
+	EXPECT(cpulist_syntax("1,0000000") == CPULIST_SYNTAX_LIST);
 	EXPECT(cpulist_syntax("0X3") == CPULIST_SYNTAX_LIST);
 	EXPECT(cpulist_syntax("package:1") == CPULIST_SYNTAX_LOCATION);
 	EXPECT(cpulist_syntax("all") == CPULIST_SYNTAX_LOCATION);
