@@ -1,0 +1,1295 @@
+#!/usr/bin/env bats
+# --follow: pinrun follows the command's process tree with ptrace and gives
+# every new child one slot of the policy before its first instruction, while
+# staying invisible (statuses, signals, job control, pids, terminals).
+#
+# Each test is named after its row in the test table of the design note
+# (ptrace-follow.md, section 6); "follow spec:" tests check the rest of the
+# interface. Rows adapted to the real command line:
+#   --policy X          a policy option: --spread, --hot=CPU, --cpus, ...
+#   topology A          only when pinrun is PID 1 (unshare -fp --mount-proc):
+#                       rows 37 and 38 (and a few PID-1 variants under 37)
+#   --follow=require    --follow=strict (row 35)
+#   -v counters         no such option: row 29 checks --report instead, row
+#                       39 checks that --report has one line per process
+#   -u USER             no such option: row 36 runs pinrun as root with
+#                       setpriv dropping the command to nobody
+#   --detach-on-exec    no such option: row 32 checks the documented EPERM
+# Numbers scaled down so that the file runs in well under two minutes:
+#   row 28: 1000 /bin/true in a dash loop; row 39: 2000 fork/_exit; row 22:
+#   "within 100 ms" is checked as "within 1 s"; row 40: pid_max 400 in a PID
+#   namespace (per-namespace pid_max, Linux 6.14) and 1000 children.
+# Times are not tests (the machines are shared and noisy): the runtime
+# budget of row 39 and the start-up cost of row 45 are measured side by
+# side in scripts/bench-follow instead, and row 45 is not in this file.
+# Every test runs under BATS_TEST_TIMEOUT, so nothing can hang the suite.
+# Rows not implemented here: 45 (a timing, see above). Partly: row 13 in topology A accepts one or
+# two TERMs (the double delivery the note warns of), only a lost one fails;
+# row 38's EXITKILL cannot be told apart in topology A, which only exists
+# as PID 1, whose death ends its whole namespace anyway.
+#
+# Job-control rows (9-18, 21, 44) run an interactive bash in a tmux pane and
+# compare the screen with the same keys typed without pinrun (pids written
+# N). They skip without tmux; rows 31 and 33 skip without strace.
+
+# Shell code typed into a terminal or run by another shell is in single
+# quotes on purpose (SC2016); bats runs each test in a subshell (SC2030,
+# SC2031); test_helper.bash sets PINRUN and bats stderr_lines.
+# shellcheck disable=SC2016,SC2030,SC2031,SC2153,SC2154
+
+load test_helper
+
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
+
+setup() {
+	HELPERS=$BATS_TEST_DIRNAME/helpers
+	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
+	SECOND=$(expand "$ALLOWED" | cut -d, -f2)
+	for h in probe sigcount threadexec rawclone threadfork traceme \
+		seccomp_noptrace euid waiter leaderexit forkloop; do
+		[ -x "$HELPERS/$h" ] || fail "tests/helpers/$h is not built (make check builds it)"
+	done
+	TM_SOCKS=()
+	KILL=()
+	SUID_DIR=
+}
+
+teardown() {
+	local s
+	for s in "${TM_SOCKS[@]}"; do
+		tmux -L "$s" kill-server 2>/dev/null || true
+	done
+	[ "${#KILL[@]}" -eq 0 ] || kill -9 "${KILL[@]}" 2>/dev/null || true
+	[ -z "$SUID_DIR" ] || rm -rf "$SUID_DIR"
+}
+
+# --- Conditions ------------------------------------------------------------
+
+needs_two_cpus() {
+	[ "$FIRST" != "$SECOND" ] || skip_unless_works "needs 2 allowed CPUs, this process has $ALLOWED"
+}
+
+# ptrace must work here for pinrun to follow anything (a child can ask to
+# be traced by its parent; Yama 3, a seccomp filter or an LSM may refuse).
+needs_ptrace() {
+	local why
+	why=$("$HELPERS/traceme" 2>&1) || skip_unless_works "ptrace is unavailable here ($why)"
+}
+
+needs_pidns() {
+	unshare -fp --mount-proc true 2>/dev/null ||
+		skip_unless_works "cannot make a PID namespace (unshare -fp --mount-proc)"
+}
+
+# --- Placement -------------------------------------------------------------
+
+# SLOTS: the slots of a policy, as `pinrun POLICY --json` lists them, one
+# expanded CPU list ("0,1,2") per line; SLOT0 the first; CPUS the whole
+# placement ("cpus", as pinrun prints it); NSLOTS how many.
+load_slots() {
+	local json list
+	json=$("$PINRUN" "$@" --json) || fail "pinrun $* --json failed: $json"
+	list=${json#*\"slots\":\[\"}
+	list=${list%%\"\]*}
+	[ "$list" != "$json" ] || fail "no slots in: $json"
+	SLOTS=$(while read -r s; do expand "$s"; done <<<"${list//\",\"/$'\n'}")
+	SLOT0=$(head -n 1 <<<"$SLOTS")
+	NSLOTS=$(wc -l <<<"$SLOTS")
+	CPUS=${json#*\"cpus\":\"}
+	CPUS=${CPUS%%\"*}
+}
+
+# A helper's line "LABEL [I] cpu=C cpus=LIST": LIST must be exactly one slot
+# and C inside it. Sets WHERE to the expanded LIST.
+assert_one_slot() {
+	local line=$1 cpu
+	[[ "$line" =~ \ cpu=(-?[0-9]+)\ cpus=([0-9,-]+)$ ]] || fail "not a probe line: '$line'"
+	cpu=${BASH_REMATCH[1]}
+	WHERE=$(expand "${BASH_REMATCH[2]}")
+	grep -qxF -- "$WHERE" <<<"$SLOTS" || fail "'$line': not exactly one slot of ${SLOTS//$'\n'/ }"
+	[[ ",$WHERE," == *",$cpu,"* ]] || fail "'$line': runs on CPU $cpu, outside its affinity"
+}
+
+# The same for a line that must show exactly the CPUs $2 (expanded).
+assert_on() {
+	local line=$1 want=$2 cpu
+	[[ "$line" =~ \ cpu=(-?[0-9]+)\ cpus=([0-9,-]+)$ ]] || fail "not a probe line: '$line'"
+	cpu=${BASH_REMATCH[1]}
+	WHERE=$(expand "${BASH_REMATCH[2]}")
+	[ "$WHERE" = "$want" ] || fail "'$line': want cpus $want"
+	[[ ",$WHERE," == *",$cpu,"* ]] || fail "'$line': runs on CPU $cpu, outside its affinity"
+}
+
+# How many different CPU lists the lines of $output that start with $1 show.
+distinct() {
+	grep "^$1" <<<"$output" | sed 's/.* cpus=//' | sort -u | wc -l
+}
+
+# Every CPU of the list $1 is in the placement (CPUS).
+in_placement() {
+	local c all
+	all=,$(expand "$CPUS"),
+	for c in $(expand "$1" | tr , ' '); do
+		[[ "$all" == *",$c,"* ]] || fail "a child ran on CPU $c, outside $CPUS"
+	done
+}
+
+min() {
+	echo $(($1 < $2 ? $1 : $2))
+}
+
+allowed_of() {
+	awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"
+}
+
+# The TracerPid of a process, or "gone".
+tracer_of() {
+	awk '/^TracerPid/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo gone
+}
+
+# Wait up to 5 s for a shell condition.
+eventually() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		eval "$1" && return 0
+		sleep 0.05
+	done
+	fail "still not true after 5 s: $1"
+}
+
+now_ms() {
+	local t=${EPOCHREALTIME/./}
+	echo $((t / 1000))
+}
+
+# The warning of a --follow that cannot trace, for the placement $1.
+warning_re() {
+	echo "^pinrun: warning: --follow unavailable \((.+)\): children inherit CPUs $1\$"
+}
+
+# --- Invisibility through bash ---------------------------------------------
+
+# Pids become N: the values of pid=, pgid= and bang=, and any other number
+# of three digits or more that does not follow "=" (rc=130 stays).
+normalize() {
+	sed -E -e 's/(pid|pgid|bang)=[0-9]+/\1=N/g' -e 's/(^|[^=0-9])[0-9]{3,}/\1N/g'
+}
+
+# What a non-interactive bash prints (stderr, then "status=N") after running
+# "$@" without pinrun (BASE) and under pinrun --follow --spread (GOT), in
+# the directories base and got of the test's temporary directory, after the
+# shell code BASH_PRE. The script's text is the same both times, so bash's
+# job messages are too.
+bash_reports() {
+	local script=${BASH_PRE:-}'"$@"; echo "status=$?"'
+	mkdir -p "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/got"
+	BASE=$(cd "$BATS_TEST_TMPDIR/base" && bash -c "$script" bash "$@" 2>&1 | normalize)
+	GOT=$(cd "$BATS_TEST_TMPDIR/got" && bash -c "$script" bash "$PINRUN" --follow --spread "$@" 2>&1 | normalize)
+}
+
+# --- A terminal: tmux --------------------------------------------------------
+
+# A tmux server of this test's own with one pane running an interactive
+# bash (job control on). In that shell P is an array, empty for the
+# baseline and (pinrun --follow --spread --) otherwise, so that the typed
+# command line "${P[@]}" ... and bash's job messages read the same both
+# times; S is sigcount, H the helpers' directory, LOG a file for sigcount's
+# log and OUT one for the output of background jobs (which would otherwise
+# race with the prompt on the screen).
+tm_start() {
+	command -v tmux >/dev/null || skip "no tmux"
+	local mode=$1 rc=$BATS_TEST_TMPDIR/bashrc-$1
+	TM=pf-$$-$BATS_TEST_NUMBER-$mode
+	LOG=$BATS_TEST_TMPDIR/log-$mode
+	OUT=$BATS_TEST_TMPDIR/out-$mode
+	{
+		echo "PS1='\$ '"
+		if [ "$mode" = follow ]; then
+			printf 'P=(%q --follow --spread --)\n' "$PINRUN"
+		else
+			echo 'P=()'
+		fi
+		printf 'S=%q\nH=%q\nLOG=%q\nOUT=%q\n' "$HELPERS/sigcount" "$HELPERS" "$LOG" "$OUT"
+	} >"$rc"
+	TM_SOCKS+=("$TM")
+	tmux -L "$TM" -f /dev/null new-session -d -s t -x 200 -y 50 \
+		"exec env -i PATH='$PATH' TERM=screen HOME='$HOME' LC_ALL=C bash --noprofile --rcfile '$rc' -i" 3>&- ||
+		fail "tmux did not start"
+	tm_wait_prompt
+}
+
+tm_stop() {
+	tmux -L "$TM" kill-server 2>/dev/null || true
+}
+
+tm_screen() {
+	tmux -L "$TM" capture-pane -p -t t | sed 's/ *$//'
+}
+
+# Type a line, then Enter.
+tm_type() {
+	tmux -L "$TM" send-keys -t t -l -- "$1"
+	tmux -L "$TM" send-keys -t t Enter
+}
+
+tm_key() {
+	tmux -L "$TM" send-keys -t t "$1"
+}
+
+# Wait up to 5 s until a line of the screen matches the extended regular
+# expression $1, $2 times (default once).
+tm_wait() {
+	local i n=${2:-1} screen
+	for ((i = 0; i < 100; i++)); do
+		screen=$(tm_screen)
+		[ "$(grep -cE -- "$1" <<<"$screen")" -lt "$n" ] || return 0
+		sleep 0.05
+	done
+	fail "no '$1' (x$n) on the screen after 5 s:
+$screen"
+}
+
+# Wait until the shell shows its prompt again: the last line is "$".
+tm_wait_prompt() {
+	local i screen
+	for ((i = 0; i < 100; i++)); do
+		screen=$(tm_screen)
+		[ "$(tail -n 1 <<<"$screen")" != '$' ] || return 0
+		sleep 0.05
+	done
+	fail "no prompt after 5 s:
+$screen"
+}
+
+# The value of NAME=VALUE in the last screen line that has it.
+tm_value() {
+	tm_screen | grep -oE "$1=[0-9]+" | tail -n 1 | cut -d= -f2
+}
+
+# Run the function $1 in a fresh terminal without pinrun, then with pinrun
+# --follow; BASE and GOT are the normalized screens, followed by the
+# background output (OUT) when there is some.
+twice() {
+	local mode
+	for mode in baseline follow; do
+		"$1" "$mode"
+		SCREEN=$(tm_screen)
+		[ ! -e "$OUT" ] || SCREEN+=$'\n--- background output\n'$(cat "$OUT")
+		SCREEN=$(normalize <<<"$SCREEN")
+		tm_stop
+		if [ "$mode" = follow ]; then GOT=$SCREEN; else BASE=$SCREEN; fi
+	done
+}
+
+# Wait for sigcount's "ready" in OUT; PID is its pid.
+out_ready() {
+	eventually 'grep -q "^ready pid=" "$OUT"'
+	PID=$(sed -nE 's/^ready pid=([0-9]+).*/\1/p' "$OUT")
+	KILL+=("$PID")
+}
+
+state_of() {
+	awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null
+}
+
+# ===========================================================================
+# Exit statuses (rows 1-8)
+
+@test "follow 1: pinrun --follow true: status 0, no output" {
+	needs_ptrace
+	run --separate-stderr "$PINRUN" --follow --spread -- true
+	assert_success
+	assert_output ""
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 2: sh -c 'exit 1' returns 1" {
+	needs_ptrace
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c 'exit 1'
+	assert_failure 1
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 3: sh -c 'exit 42' returns 42" {
+	needs_ptrace
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c 'exit 42'
+	assert_failure 42
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 4: a command that does not exist: 127, the message names it" {
+	needs_ptrace
+	run -127 --separate-stderr "$PINRUN" --follow --spread -- pinrun-no-such-command
+	assert_failure 127
+	assert_output ""
+	[ "$stderr" = "pinrun: cannot run 'pinrun-no-such-command': No such file or directory" ] || fail "stderr: $stderr"
+}
+
+@test "follow 5: an existing file that is not executable: 126" {
+	needs_ptrace
+	local f=$BATS_TEST_TMPDIR/noexec.sh
+	echo 'echo hi' >"$f"
+	chmod 644 "$f"
+	run --separate-stderr "$PINRUN" --follow --spread -- "$f"
+	assert_failure 126
+	assert_output ""
+	[ "$stderr" = "pinrun: cannot run '$f': Permission denied" ] || fail "stderr: $stderr"
+}
+
+@test "follow 6: killed by SIGTERM: waitpid sees signal 15, bash says Terminated as without pinrun" {
+	needs_ptrace
+	run --separate-stderr "$HELPERS/waiter" "$PINRUN" --follow --spread -- sh -c 'kill -TERM $$'
+	assert_success
+	assert_output "signaled 15"
+	bash_reports sh -c 'kill -TERM $$'
+	[[ "$BASE" == *"Terminated"*"status=143" ]] || fail "baseline: $BASE"
+	assert_equal "$GOT" "$BASE"
+}
+
+@test "follow 7: killed by SIGKILL: signal 9, bash says Killed as without pinrun" {
+	needs_ptrace
+	run --separate-stderr "$HELPERS/waiter" "$PINRUN" --follow --spread -- sh -c 'kill -KILL $$'
+	assert_success
+	assert_output "signaled 9"
+	bash_reports sh -c 'kill -KILL $$'
+	[[ "$BASE" == *"Killed"*"status=137" ]] || fail "baseline: $BASE"
+	assert_equal "$GOT" "$BASE"
+}
+
+@test "follow 8: SIGSEGV with cores on: 139, one core (the command's), (core dumped) as without pinrun" {
+	needs_ptrace
+	local pattern d
+	pattern=$(cat /proc/sys/kernel/core_pattern)
+	[[ "$pattern" != "|"* && "$pattern" != */* ]] || skip "core_pattern sends cores elsewhere: $pattern"
+	(ulimit -c unlimited) 2>/dev/null || skip "cannot raise the core size limit"
+	mkdir "$BATS_TEST_TMPDIR/waiter"
+	# Built with ASan (make SAN=1), pinrun and the helpers would set their
+	# core limit to 0 at start, and the command would inherit it.
+	local asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}disable_coredump=0
+	(cd "$BATS_TEST_TMPDIR/waiter" && ulimit -c unlimited &&
+		ASAN_OPTIONS=$asan "$HELPERS/waiter" "$PINRUN" --follow --spread -- sh -c 'kill -SEGV $$') >"$BATS_TEST_TMPDIR/waited"
+	BASH_PRE="ulimit -c unlimited; export ASAN_OPTIONS=$asan; "
+	bash_reports sh -c 'kill -SEGV $$'
+	[[ "$BASE" == *"Segmentation fault"*"(core dumped)"*"status=139" ]] || fail "baseline: $BASE"
+	assert_equal "$GOT" "$BASE"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/waited")" "signaled 11 core"
+	for d in base got waiter; do
+		run ls "$BATS_TEST_TMPDIR/$d"
+		assert_output --regexp '^core(\.[0-9]+)?$'
+	done
+	if command -v file >/dev/null; then
+		run file "$BATS_TEST_TMPDIR/got/"core*
+		assert_output --partial "from 'sh -c kill -SEGV"
+	fi
+}
+
+# ===========================================================================
+# Job control in a terminal (rows 9-18, 21)
+
+sleep_ctrl_c() {
+	tm_start "$1"
+	tm_type '"$H/waiter" "${P[@]}" sh -c '\''echo started; exec sleep 30'\'''
+	tm_wait '^started$'
+	tm_key C-c
+	tm_wait '(signaled|exited) [0-9]+'
+	tm_wait_prompt
+	tm_type '"${P[@]}" sh -c '\''echo started; exec sleep 30'\'''
+	tm_wait '^started$' 2
+	local t0
+	t0=$(now_ms)
+	tm_key C-c
+	tm_wait_prompt
+	ELAPSED=$(($(now_ms) - t0))
+	tm_type 'echo rc=$?'
+	tm_wait '^rc=[0-9]+$'
+}
+
+@test "follow 9: Ctrl-C on pinrun --follow sleep: killed by SIGINT, 130 at once" {
+	needs_ptrace
+	twice sleep_ctrl_c
+	assert_equal "$GOT" "$BASE"
+	grep -qE '(^|\^C)signaled 2$' <<<"$GOT" || fail "$GOT"
+	grep -qx 'rc=130' <<<"$GOT" || fail "$GOT"
+	[ "$ELAPSED" -lt 2000 ] || fail "took $ELAPSED ms to return after Ctrl-C"
+}
+
+loop_ctrl_c() {
+	tm_start "$1"
+	tm_type 'for i in 1 2 3; do "${P[@]}" sh -c '\''echo started; exec sleep 30'\''; echo "i=$i"; done; echo end'
+	tm_wait '^started$'
+	tm_key C-c
+	# A loop that went on would hold the terminal: no prompt.
+	tm_wait_prompt
+	tm_type 'echo rc=$?'
+	tm_wait '^rc=[0-9]+$'
+}
+
+@test "follow 10: Ctrl-C in a for loop of pinrun --follow ends the loop" {
+	needs_ptrace
+	twice loop_ctrl_c
+	assert_equal "$GOT" "$BASE"
+	! grep -qE '^(i=[0-9]|end)$' <<<"$GOT" || fail "the loop went on: $GOT"
+	[ "$(grep -c '^started$' <<<"$GOT")" -eq 1 ] || fail "$GOT"
+	grep -qx 'rc=130' <<<"$GOT" || fail "$GOT"
+}
+
+sigcount_ctrl_c() {
+	tm_start "$1"
+	tm_type '"${P[@]}" "$S"; echo rc=$?'
+	tm_wait 'ready pid='
+	PID=$(tm_value pid)
+	KILL+=("$PID")
+	tm_key C-c
+	tm_wait 'got INT$'
+	sleep 0.2
+	ALIVE=$(state_of "$PID")
+	tm_type counts
+	tm_wait 'INT=[0-9]+ TERM=[0-9]+ CONT=[0-9]+ TSTP=[0-9]+$'
+	tm_key C-d
+	tm_wait '^rc=[0-9]+$'
+}
+
+@test "follow 11: Ctrl-C on sigcount: INT counted once, the command goes on" {
+	needs_ptrace
+	twice sigcount_ctrl_c
+	assert_equal "$GOT" "$BASE"
+	[ "$(grep -c 'got INT$' <<<"$GOT")" -eq 1 ] || fail "$GOT"
+	[ "$(grep -c 'INT=1 TERM=0 CONT=0 TSTP=0$' <<<"$GOT")" -eq 2 ] || fail "$GOT"
+	[[ "$ALIVE" == [RS] ]] || fail "after Ctrl-C the command is '$ALIVE'"
+	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
+}
+
+bg_term() {
+	tm_start "$1"
+	tm_type '"${P[@]}" "$S" -n >"$OUT" &'
+	out_ready
+	tm_type 'echo bang=$!; kill -TERM $!; wait $!; echo rc=$?'
+	tm_wait '^rc=[0-9]+$'
+	BANG=$(tm_value bang)
+	tm_wait_prompt
+}
+
+@test "follow 12: kill -TERM \$! of a background pinrun --follow sigcount: TERM once, status 0" {
+	needs_ptrace
+	twice bg_term
+	assert_equal "$GOT" "$BASE"
+	[ "$BANG" = "$PID" ] || fail "\$! is $BANG, the command is $PID"
+	[ "$(grep -c 'got TERM$' <<<"$GOT")" -eq 1 ] || fail "$GOT"
+	grep -q 'INT=0 TERM=1 CONT=0 TSTP=0$' <<<"$GOT" || fail "$GOT"
+	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
+}
+
+group_term() {
+	tm_start "$1"
+	tm_type '"${P[@]}" "$S" -n; echo rc=$?'
+	tm_wait 'ready pid='
+	PID=$(tm_value pid)
+	PGID=$(tm_value pgid)
+	KILL+=("$PID")
+	# From another shell (this test's), to the job's process group.
+	kill -TERM -- "-$PGID"
+	tm_wait '^rc=[0-9]+$'
+}
+
+@test "follow 13: kill -TERM -PGID of the job from another shell: TERM once" {
+	needs_ptrace
+	twice group_term
+	assert_equal "$GOT" "$BASE"
+	[ "$PGID" = "$PID" ] || fail "the job's group is $PGID, the command $PID"
+	[ "$(grep -c 'got TERM$' <<<"$GOT")" -eq 1 ] || fail "$GOT"
+	grep -q 'INT=0 TERM=1 CONT=0 TSTP=0$' <<<"$GOT" || fail "$GOT"
+	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
+}
+
+@test "follow 13: as PID 1 (pinrun the parent), kill -TERM -PGID: TERM counted, never lost" {
+	needs_ptrace
+	needs_pidns
+	local out=$BATS_TEST_TMPDIR/out u pinrun s more
+	# setsid makes pinrun (PID 1 inside) lead a process group of its own.
+	unshare -fp --mount-proc setsid "$PINRUN" --follow --spread -- "$HELPERS/sigcount" -n </dev/null >"$out" 2>&1 3>&- &
+	u=$!
+	KILL+=("$u")
+	eventually 'grep -q "^ready" "$out"'
+	pinrun=$(pgrep -P "$u")
+	mapfile -t more < <(pgrep -P "$pinrun")
+	KILL+=("$pinrun" "${more[@]}")
+	kill -TERM -- "-$pinrun"
+	wait "$u" && s=0 || s=$?
+	[ "$s" -eq 0 ] || fail "status $s: $(cat "$out")"
+	# The design note warns of a double delivery in this topology; one is
+	# right, none would be a lost signal.
+	run grep -c '^got TERM$' "$out"
+	[[ "$output" == [12] ]] || fail "$(cat "$out")"
+	grep -qE '^INT=0 TERM=[12] CONT=0 TSTP=0$' "$out" || fail "$(cat "$out")"
+}
+
+ctrl_z() {
+	tm_start "$1"
+	tm_type '"${P[@]}" "$S"'
+	tm_wait 'ready pid='
+	PID=$(tm_value pid)
+	KILL+=("$PID")
+	tm_key C-z
+	tm_wait 'Stopped'
+	tm_wait_prompt
+	STATE=$(state_of "$PID")
+	tm_type 'jobs'
+	tm_wait_prompt
+	if [ "${2:-}" = fg ]; then
+		tm_type fg
+		tm_wait 'got CONT$'
+		tm_type 'hello'
+		tm_wait '^line: hello$'
+		sleep 0.3
+		AFTER=$(state_of "$PID")
+		tm_key C-d
+		tm_wait 'INT=[0-9]+ TERM=[0-9]+ CONT=[0-9]+ TSTP=[0-9]+$'
+		tm_wait_prompt
+		tm_type 'echo rc=$?'
+		tm_wait '^rc=[0-9]+$'
+	fi
+}
+
+@test "follow 14: Ctrl-Z on sigcount: the handler runs, the shell says Stopped, the command is stopped" {
+	needs_ptrace
+	twice ctrl_z
+	assert_equal "$GOT" "$BASE"
+	grep -q 'got TSTP$' <<<"$GOT" || fail "$GOT"
+	# The handler ran at Ctrl-Z time, before the shell saw the stop.
+	[ "$(grep -nE 'got TSTP$' <<<"$GOT" | cut -d: -f1)" -lt "$(grep -nE 'Stopped' <<<"$GOT" | head -1 | cut -d: -f1)" ] || fail "$GOT"
+	[[ "$STATE" == [Tt] ]] || fail "the command's state is '$STATE', not stopped"
+}
+
+ctrl_z_fg() {
+	ctrl_z "$1" fg
+}
+
+@test "follow 15: then fg: CONT once, input read again, not stopped again" {
+	needs_ptrace
+	twice ctrl_z_fg
+	assert_equal "$GOT" "$BASE"
+	[ "$(grep -c 'got CONT$' <<<"$GOT")" -eq 1 ] || fail "$GOT"
+	grep -q 'INT=0 TERM=0 CONT=1 TSTP=1$' <<<"$GOT" || fail "$GOT"
+	[[ "$AFTER" == [RS] ]] || fail "after fg the command is '$AFTER'"
+	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
+}
+
+stop_cont() {
+	tm_start "$1"
+	tm_type '"${P[@]}" "$S" -n >"$OUT" &'
+	out_ready
+	kill -STOP "$PID"
+	STATES=
+	local i
+	for ((i = 0; i < 10; i++)); do
+		sleep 0.1
+		STATES+=$(state_of "$PID")
+	done
+	kill -CONT "$PID"
+	eventually 'grep -q "^got CONT$" "$OUT"'
+	RESUMED=$(state_of "$PID")
+	tm_type 'kill -TERM %1; wait %1; echo rc=$?'
+	tm_wait '^rc=[0-9]+$'
+}
+
+@test "follow 16: kill -STOP, 1 s, kill -CONT: stopped the whole second, then running" {
+	needs_ptrace
+	twice stop_cont
+	assert_equal "$GOT" "$BASE"
+	[[ "$STATES" =~ ^[Tt]{10}$ ]] || fail "states during the stop: $STATES"
+	[[ "$RESUMED" == [RS] ]] || fail "after SIGCONT: $RESUMED"
+	grep -q 'INT=0 TERM=1 CONT=1 TSTP=0$' <<<"$GOT" || fail "$GOT"
+	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
+}
+
+self_stop() {
+	tm_start "$1"
+	tm_type '"${P[@]}" sh -c '\''echo before; kill -STOP $$; echo resumed'\'''
+	tm_wait 'Stopped'
+	tm_wait_prompt
+	tm_type fg
+	tm_wait '^resumed$'
+	tm_wait_prompt
+	tm_type 'echo rc=$?'
+	tm_wait '^rc=[0-9]+$'
+}
+
+@test "follow 17: a command that stops itself with SIGSTOP: shown stopped, fg resumes it" {
+	needs_ptrace
+	twice self_stop
+	assert_equal "$GOT" "$BASE"
+	grep -qE '^\[1\]\+ +Stopped' <<<"$GOT" || fail "$GOT"
+	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
+}
+
+tty_input() {
+	tm_start "$1"
+	# The shell waits in the foreground until cat is stopped, so that it
+	# reports the stop at its next prompt whatever the timing.
+	tm_type '"${P[@]}" cat & until ps -o stat= -p $! | grep -qi t; do sleep 0.05; done'
+	tm_wait 'Stopped'
+	tm_wait_prompt
+	PID=$(tm_screen | sed -nE 's/^\[1\] ([0-9]+)$/\1/p' | tail -n 1)
+	KILL+=("$PID")
+	STATE=$(state_of "$PID")
+	tm_type fg
+	tm_wait '^"\$\{P\[@\]\}" cat$'
+	tm_type 'typed line'
+	tm_wait '^typed line$' 2
+	tm_key C-d
+	tm_wait_prompt
+	tm_type 'echo rc=$?'
+	tm_wait '^rc=[0-9]+$'
+}
+
+@test "follow 18: a background pinrun --follow cat reading the terminal: stopped (tty input), fg then reads" {
+	needs_ptrace
+	twice tty_input
+	assert_equal "$GOT" "$BASE"
+	[[ "$STATE" == [Tt] ]] || fail "the background cat is '$STATE', not stopped"
+	grep -qE '^\[1\]\+ +Stopped' <<<"$GOT" || fail "$GOT"
+	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
+}
+
+# ===========================================================================
+# Pipes and substitutions (rows 19-21)
+
+@test "follow 19: pipes and redirections reach the command unchanged" {
+	needs_ptrace
+	run --separate-stderr bash -c 'echo hello | "$@"' bash "$PINRUN" --follow --spread -- cat
+	assert_success
+	assert_output "hello"
+	printf 'a\nb\n' >"$BATS_TEST_TMPDIR/in"
+	run --separate-stderr "$PINRUN" --follow --spread -- cat <"$BATS_TEST_TMPDIR/in"
+	assert_success
+	assert_output "a
+b"
+	run --separate-stderr bash -c 'printf "1\n2\n" | "$@" | cat' bash "$PINRUN" --follow --spread -- sort -r
+	assert_success
+	assert_output "2
+1"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 20: x=\$(pinrun --follow echo hi) is hi and returns at once" {
+	needs_ptrace
+	local x t0 t1 pidf=$BATS_TEST_TMPDIR/bg.pid
+	t0=$(now_ms)
+	x=$("$PINRUN" --follow --spread -- echo hi)
+	t1=$(now_ms)
+	[ "$x" = hi ] || fail "x='$x'"
+	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
+	# A survivor with its own output: the substitution ends with the
+	# command, so the tracer holds neither stdout nor stderr.
+	t0=$(now_ms)
+	x=$("$PINRUN" --follow --spread -- sh -c 'echo hi; sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"' sh "$pidf" 2>&1)
+	t1=$(now_ms)
+	KILL+=("$(cat "$pidf")")
+	[ "$x" = hi ] || fail "x='$x'"
+	[ $((t1 - t0)) -lt 2000 ] || fail "took $((t1 - t0)) ms: something kept the substitution's pipe open"
+}
+
+typed_line() {
+	tm_start "$1"
+	tm_type '"${P[@]}" "$S"'
+	tm_wait 'ready pid='
+	KILL+=("$(tm_value pid)")
+	tm_type 'hello world'
+	tm_wait '^line: hello world$'
+	tm_key C-d
+	tm_wait 'INT=[0-9]+ TERM=[0-9]+ CONT=[0-9]+ TSTP=[0-9]+$'
+	tm_wait_prompt
+	tm_type 'echo rc=$?'
+	tm_wait '^rc=[0-9]+$'
+}
+
+@test "follow 21: interactive input in a terminal: the typed line is read" {
+	needs_ptrace
+	twice typed_line
+	assert_equal "$GOT" "$BASE"
+	grep -q 'INT=0 TERM=0 CONT=0 TSTP=0$' <<<"$GOT" || fail "$GOT"
+	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
+}
+
+# ===========================================================================
+# Survivors (rows 22-24)
+
+@test "follow 22: a double-forked survivor: status at once, the survivor untraced on one slot" {
+	needs_ptrace
+	load_slots --spread
+	local pidf=$BATS_TEST_TMPDIR/sleep.pid t0 t1 pid
+	t0=$(now_ms)
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c '(sleep 5 </dev/null >/dev/null 2>&1 & echo $! >"$1"); exit 3' sh "$pidf"
+	t1=$(now_ms)
+	pid=$(cat "$pidf")
+	KILL+=("$pid")
+	assert_failure 3
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
+	[ -d "/proc/$pid" ] || fail "the survivor is gone"
+	eventually '[ "$(tracer_of "$pid")" = 0 ]'
+	assert_one_slot "sleep cpu=$(awk '{ print $39 }' "/proc/$pid/stat") cpus=$(allowed_of "$pid")"
+	[ "$(state_of "$pid")" = S ] || fail "the survivor is $(state_of "$pid")"
+}
+
+@test "follow 23: --wait-all: the status comes only after the survivor ends" {
+	needs_ptrace
+	local pidf=$BATS_TEST_TMPDIR/sleep.pid t0 t1 pid
+	t0=$(now_ms)
+	run --separate-stderr "$PINRUN" --follow --wait-all --spread -- sh -c '(sleep 1 </dev/null >/dev/null 2>&1 & echo $! >"$1"); exit 3' sh "$pidf"
+	t1=$(now_ms)
+	pid=$(cat "$pidf")
+	KILL+=("$pid")
+	assert_failure 3
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ $((t1 - t0)) -ge 1000 ] || fail "returned after $((t1 - t0)) ms, before the survivor ended"
+	[ $((t1 - t0)) -lt 4000 ] || fail "took $((t1 - t0)) ms"
+	# Ended: gone, or a zombie that its new parent has yet to reap.
+	[ ! -d "/proc/$pid" ] || [ "$(state_of "$pid")" = Z ] || fail "the survivor still runs"
+}
+
+@test "follow 24: a setsid daemon's later children inherit its CPU, nothing hangs" {
+	needs_ptrace
+	load_slots --spread
+	local d=$BATS_TEST_TMPDIR t0 t1 pid
+	cat >"$d/daemon" <<'EOF'
+echo $$ >"$1/daemon.pid"
+sleep 0.5
+exec "$2" 2 >"$1/daemon.out" 2>&1
+EOF
+	t0=$(now_ms)
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c 'setsid sh "$1/daemon" "$1" "$2" </dev/null >/dev/null 2>&1 3>&- & exit 0' sh "$d" "$HELPERS/probe"
+	t1=$(now_ms)
+	assert_success
+	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
+	eventually '[ -s "$d/daemon.pid" ]'
+	pid=$(cat "$d/daemon.pid")
+	KILL+=("$pid")
+	eventually '[ "$(tracer_of "$pid")" = 0 ] || [ ! -d "/proc/$pid" ]'
+	eventually '[ "$(grep -c cpus= "$d/daemon.out" 2>/dev/null)" = 3 ]'
+	mapfile -t lines <"$d/daemon.out"
+	assert_one_slot "${lines[0]}"
+	assert_on "${lines[1]}" "$WHERE"
+	assert_on "${lines[2]}" "$WHERE"
+}
+
+# ===========================================================================
+# Placement (rows 25-30)
+
+@test "follow 25: --spread, 8 children at once: each first sees one slot, all slots used" {
+	needs_ptrace
+	load_slots --spread
+	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/probe" 8
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "${#lines[@]}" -eq 9 ] || fail "$output"
+	assert_on "${lines[0]}" "$SLOT0"
+	for ((i = 1; i <= 8; i++)); do
+		assert_line --regexp "^child $i cpu="
+		assert_one_slot "$(grep "^child $i " <<<"$output")"
+	done
+	[ "$(distinct child)" -eq "$(min 8 "$NSLOTS")" ] || fail "children at the same time share slots while others are free:
+$output
+slots: ${SLOTS//$'\n'/ }"
+}
+
+@test "follow 25: one after another (fork, posix_spawn): each child on one slot" {
+	needs_ptrace
+	load_slots --spread
+	for mode in -s -p; do
+		run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/probe" "$mode" 4
+		assert_success
+		[ -z "$stderr" ] || fail "stderr: $stderr"
+		[ "${#lines[@]}" -eq 5 ] || fail "$output"
+		assert_on "${lines[0]}" "$SLOT0"
+		for ((i = 1; i <= 4; i++)); do
+			assert_one_slot "${lines[i]}"
+		done
+	done
+}
+
+@test "follow 25: the slots are those of --json for --cpus, --same-chip, --same-numa" {
+	needs_ptrace
+	for policy in "--cpus=$ALLOWED" --same-chip --same-numa; do
+		load_slots "$policy"
+		run --separate-stderr "$PINRUN" --follow "$policy" -- "$HELPERS/probe" "$NSLOTS"
+		assert_success
+		[ -z "$stderr" ] || fail "$policy: stderr: $stderr"
+		assert_on "${lines[0]}" "$SLOT0"
+		for ((i = 1; i <= NSLOTS; i++)); do
+			assert_one_slot "${lines[i]}"
+		done
+		[ "$(distinct child)" -eq "$NSLOTS" ] || fail "$policy: $output
+slots: ${SLOTS//$'\n'/ }"
+	done
+}
+
+@test "follow 26: --hot: every child on the one CPU, also where ptrace is denied" {
+	needs_ptrace
+	load_slots --hot="$FIRST"
+	[ "$NSLOTS" -eq 1 ] && [ "$SLOT0" = "$FIRST" ] || fail "--hot=$FIRST slots: $SLOTS"
+	run --separate-stderr "$PINRUN" --follow --hot="$FIRST" -- "$HELPERS/probe" 4
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	for ((i = 0; i <= 4; i++)); do
+		assert_on "${lines[i]}" "$FIRST"
+	done
+	run --separate-stderr "$HELPERS/seccomp_noptrace" "$PINRUN" --follow --hot="$FIRST" -- "$HELPERS/probe" 4
+	assert_success
+	[ "${#lines[@]}" -eq 5 ] || fail "$output"
+	for ((i = 0; i <= 4; i++)); do
+		assert_on "${lines[i]}" "$FIRST"
+	done
+	# Whether pinrun warns here is its choice: nothing, or the one warning.
+	[ -z "$stderr" ] || [[ "$stderr" =~ $(warning_re "$FIRST") ]] || fail "stderr: $stderr"
+}
+
+@test "follow 27: 8 threads each fork a child: children on slots; threads only with --threads" {
+	needs_ptrace
+	load_slots --spread
+	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/threadfork"
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "${#lines[@]}" -eq 16 ] || fail "$output"
+	for ((i = 1; i <= 8; i++)); do
+		assert_on "$(grep "^thread $i " <<<"$output")" "$SLOT0"
+		assert_one_slot "$(grep "^child $i " <<<"$output")"
+	done
+	[ "$(distinct child)" -eq "$(min 8 "$NSLOTS")" ] || fail "$output"
+	run --separate-stderr "$PINRUN" --follow --threads --spread -- "$HELPERS/threadfork"
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "${#lines[@]}" -eq 16 ] || fail "$output"
+	for ((i = 1; i <= 8; i++)); do
+		assert_one_slot "$(grep "^thread $i " <<<"$output")"
+		assert_one_slot "$(grep "^child $i " <<<"$output")"
+	done
+	[ "$(distinct thread)" -eq "$(min 8 "$NSLOTS")" ] || fail "threads at the same time share slots: $output"
+}
+
+@test "follow 28: a dash loop of 1000 /bin/true (vfork): all pinned, no deadlock, status kept" {
+	needs_ptrace
+	load_slots --spread
+	local script='i=0
+while [ $i -lt 1000 ]; do
+	/bin/true
+	[ $((i % 100)) -ne 0 ] || "$1" 0
+	i=$((i + 1))
+done
+exit 9'
+	run --separate-stderr timeout 60 "$PINRUN" --follow --spread -- sh -c "$script" sh "$HELPERS/probe"
+	assert_failure 9
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "${#lines[@]}" -eq 10 ] || fail "$output"
+	for line in "${lines[@]}"; do
+		assert_one_slot "$line"
+	done
+}
+
+@test "follow 29: execve from a non-leader thread: the new image's status, on the thread's CPU" {
+	needs_ptrace
+	load_slots --spread
+	local r=$BATS_TEST_TMPDIR/report probe
+	probe=$(realpath "$HELPERS/probe")
+	run --separate-stderr "$PINRUN" --follow --threads --report "$r" --spread -- "$HELPERS/threadexec" "$HELPERS/probe" -x 6 0
+	assert_failure 6
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "${#lines[@]}" -eq 3 ] || fail "$output"
+	assert_on "${lines[0]}" "$SLOT0"
+	assert_line --index 1 --regexp '^thread '
+	assert_one_slot "${lines[1]}"
+	assert_line --index 2 --regexp '^main '
+	assert_on "${lines[2]}" "$WHERE"
+	# One process, reported once, under the new image, status 6.
+	[ "$(wc -l <"$r")" -eq 1 ] || fail "report: $(cat "$r")"
+	grep -q "\"program\":\"$probe\",.*\"status\":6,\"signal\":null," "$r" || fail "report: $(cat "$r")"
+	# Without --threads the thread and the new image stay on the first slot.
+	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/threadexec" "$HELPERS/probe" -x 6 0
+	assert_failure 6
+	[ "${#lines[@]}" -eq 3 ] || fail "$output"
+	assert_on "${lines[1]}" "$SLOT0"
+	assert_on "${lines[2]}" "$SLOT0"
+}
+
+@test "follow 30: clone with exit signal 0 (CLONE_VM) and raw clone3 are followed and pinned" {
+	needs_ptrace
+	load_slots --spread
+	run "$HELPERS/rawclone"
+	[ "${lines[1]:-}" != "clone3 unsupported" ] || skip_unless_works "this kernel has no clone3"
+	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/rawclone"
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "${#lines[@]}" -eq 2 ] || fail "$output"
+	assert_line --index 0 --regexp '^clone '
+	assert_one_slot "${lines[0]}"
+	assert_line --index 1 --regexp '^clone3 '
+	assert_one_slot "${lines[1]}"
+}
+
+# ===========================================================================
+# Tracers, privileges, PID 1 (rows 31-38)
+
+@test "follow 31: pinrun --follow strace -o /dev/null true works (strace let go)" {
+	needs_ptrace
+	command -v strace >/dev/null || skip "no strace"
+	run --separate-stderr "$PINRUN" --follow --spread -- strace -o /dev/null true
+	assert_success
+	assert_output ""
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 32: a program that calls PTRACE_TRACEME gets EPERM (documented)" {
+	needs_ptrace
+	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/traceme"
+	assert_failure 1
+	assert_output "PTRACE_TRACEME: Operation not permitted"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 33: under strace -f: one warning, status 7, the whole placement inherited" {
+	needs_ptrace
+	command -v strace >/dev/null || skip "no strace"
+	load_slots --spread
+	run --separate-stderr strace -f -o /dev/null "$PINRUN" --follow --spread -- sh -c 'awk "/^Cpus_allowed_list/ { print \$2 }" /proc/self/status; exit 7'
+	assert_failure 7
+	assert_output "$CPUS"
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "stderr: $stderr"
+	[[ "$stderr" =~ $(warning_re "$CPUS") ]] || fail "stderr: $stderr"
+}
+
+@test "follow 34: pinrun --follow pinrun --follow: the inner policy applies below it" {
+	needs_ptrace
+	local inner
+	load_slots --spread
+	# The inner pinrun starts on the outer first slot and plans there: with
+	# two CPUs or more its children would be on other CPUs if the outer
+	# pinrun still placed them.
+	inner=$(taskset -c "$SLOT0" "$PINRUN" --spread -n) || fail "$inner"
+	inner=$(expand "$inner")
+	run --separate-stderr "$PINRUN" --follow --spread -- "$PINRUN" --follow --spread -- "$HELPERS/probe" 2
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "${#lines[@]}" -eq 3 ] || fail "$output"
+	assert_on "${lines[0]}" "$inner"
+	assert_on "${lines[1]}" "$inner"
+	assert_on "${lines[2]}" "$inner"
+}
+
+@test "follow 35: ptrace denied by seccomp: one warning, inheritance, status kept; =strict refuses" {
+	load_slots --spread
+	run --separate-stderr "$HELPERS/seccomp_noptrace" "$PINRUN" --follow --spread -- sh -c '"$1" 1; exit 3' sh "$HELPERS/probe"
+	assert_failure 3
+	[ "${#lines[@]}" -eq 2 ] || fail "$output"
+	assert_on "${lines[0]}" "$(expand "$CPUS")"
+	assert_on "${lines[1]}" "$(expand "$CPUS")"
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "stderr: $stderr"
+	[[ "$stderr" =~ $(warning_re "$CPUS") ]] || fail "stderr: $stderr"
+	local reason=${BASH_REMATCH[1]}
+	# LeakSanitizer (make SAN=1) needs ptrace to check pinrun's exit.
+	run --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		"$HELPERS/seccomp_noptrace" "$PINRUN" --follow=strict --spread -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 125
+	assert_output ""
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "the command ran"
+	[ "$stderr" = "pinrun: --follow=strict: ptrace unavailable ($reason)" ] || fail "stderr: $stderr"
+}
+
+# SUID: a set-user-ID root copy of euid, in a directory that the user
+# nobody can reach; NOBODY: the command that runs a command as nobody.
+make_suid() {
+	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root to make a set-user-ID root program"
+	command -v setpriv >/dev/null || skip "no setpriv"
+	SUID_DIR=$(mktemp -d /tmp/pinrun-follow-suid.XXXXXX)
+	SUID_DIR=$(realpath "$SUID_DIR")
+	chmod 755 "$SUID_DIR"
+	SUID=$SUID_DIR/euid
+	cp "$HELPERS/euid" "$SUID"
+	chown root:root "$SUID"
+	chmod 4755 "$SUID"
+	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	run "${NOBODY[@]}" "$SUID"
+	[ "$output" = 0 ] || skip_unless_works "set-user-ID programs do not work in $SUID_DIR ($output)"
+}
+
+@test "follow 36: a set-user-ID main command runs unfollowed, with its privileges" {
+	needs_ptrace
+	make_suid
+	load_slots --spread
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --follow --spread -- "$SUID"
+	assert_success
+	assert_output "0"
+	[ "$stderr" = "pinrun: warning: --follow unavailable ($SUID is set-user-ID): children inherit CPUs $CPUS" ] || fail "stderr: $stderr"
+}
+
+@test "follow 36: a set-user-ID program deeper down: one warning, it runs without privileges" {
+	needs_ptrace
+	make_suid
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c '"$1"; exit 4' sh "$SUID"
+	assert_failure 4
+	assert_output "65534"
+	[ "$stderr" = "pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $stderr"
+}
+
+@test "follow 36: pinrun as root, the command dropped to nobody: set-user-ID keeps euid 0" {
+	needs_ptrace
+	make_suid
+	run --separate-stderr "$PINRUN" --follow --spread -- "${NOBODY[@]}" "$SUID"
+	assert_success
+	assert_output "0"
+	# A root tracer does not cost the privileges; the warning may still
+	# say that pinrun let the program go.
+	[ -z "$stderr" ] || [ "$stderr" = "pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $stderr"
+}
+
+@test "follow 37: pinrun as PID 1: statuses 0, 1, 42 and 143 (SIGTERM)" {
+	needs_ptrace
+	needs_pidns
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- true
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c 'exit 1'
+	assert_failure 1
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c 'exit 42'
+	assert_failure 42
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c 'kill -TERM $$'
+	assert_failure 143
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 37: pinrun as PID 1 reaps orphans: no zombie left" {
+	needs_ptrace
+	needs_pidns
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c '(sleep 0.1 &); sleep 0.6; grep -l "^State:.*Z" /proc/[0-9]*/status; exit 4'
+	assert_failure 4
+	assert_output ""
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 37: pinrun as PID 1 places children like the helper does" {
+	needs_ptrace
+	needs_pidns
+	load_slots --spread
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- "$HELPERS/probe" "$NSLOTS"
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	assert_on "${lines[0]}" "$SLOT0"
+	for ((i = 1; i <= NSLOTS; i++)); do
+		assert_one_slot "${lines[i]}"
+	done
+	[ "$(distinct child)" -eq "$NSLOTS" ] || fail "$output"
+}
+
+# Every descendant of a pid.
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+@test "follow 38: kill -9 of pinrun as PID 1 (it is the parent): command and children die" {
+	needs_ptrace
+	needs_pidns
+	unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c 'sleep 30 & exec sleep 31' </dev/null >/dev/null 2>&1 3>&- &
+	local u=$! pinrun procs more
+	KILL+=("$u")
+	eventually '[ "$(ps -o comm= -p "$(descendants "$u" | paste -sd,)" | grep -c "^sleep$")" -eq 2 ]'
+	pinrun=$(pgrep -P "$u")
+	procs=$(descendants "$pinrun" | paste -sd,)
+	IFS=, read -ra more <<<"$procs"
+	KILL+=("${more[@]}")
+	kill -9 "$pinrun"
+	eventually '[ -z "$(ps -o pid= -p "$procs")" ]'
+	wait "$u" || true
+}
+
+@test "follow 38: kill -9 of the helper (topology B): the job goes on unaffected" {
+	needs_ptrace
+	local out=$BATS_TEST_TMPDIR/out pid tracer s
+	"$PINRUN" --follow --spread -- sh -c 'sleep 1; echo done; exit 4' </dev/null >"$out" 2>&1 3>&- &
+	pid=$!
+	KILL+=("$pid")
+	eventually '[[ "$(tracer_of "$pid")" == [1-9]* ]]'
+	tracer=$(tracer_of "$pid")
+	# The helper is in a session of its own and is not the shell's child.
+	[ "$(ps -o sid= -p "$tracer")" != "$(ps -o sid= -p $$)" ] || fail "the helper is in the caller's session"
+	[ "$(ps -o ppid= -p "$tracer" | tr -d ' ')" != $$ ] || fail "the helper is the caller's child"
+	kill -9 "$tracer"
+	wait "$pid" && s=0 || s=$?
+	[ "$s" -eq 4 ] || fail "status $s: $(cat "$out")"
+	assert_equal "$(cat "$out")" "done"
+}
+
+# ===========================================================================
+# Load, reuse, odd programs (rows 39-45)
+
+@test "follow 39: 2000 fork/_exit: all pinned, every process reported" {
+	needs_ptrace
+	load_slots --spread
+	local r=$BATS_TEST_TMPDIR/report
+	run --separate-stderr "$PINRUN" --follow --spread --report "$r" -- "$HELPERS/forkloop" 2000
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[[ "$output" =~ ^forks=2000\ multi=0\ cpus=([0-9,-]+)$ ]] || fail "$output"
+	in_placement "${BASH_REMATCH[1]}"
+	[ "$(wc -l <"$r")" -eq 2001 ] || fail "$(wc -l <"$r") report lines for 2001 processes"
+	! grep -q '"detached":true' "$r" || fail "a child was left behind"
+}
+
+@test "follow 40: pid reuse in a PID namespace with pid_max 400: every child of 1000 pinned" {
+	needs_ptrace
+	needs_pidns
+	load_slots --spread
+	unshare -fp --mount-proc sh -c 'echo 400 >/proc/sys/kernel/pid_max' 2>/dev/null ||
+		skip_unless_works "no per-namespace pid_max (Linux 6.14)"
+	# pinrun as a child (helper) and as PID 1 (parent).
+	run --separate-stderr unshare -fp --mount-proc sh -c 'echo 400 >/proc/sys/kernel/pid_max && "$@"' sh "$PINRUN" --follow --spread -- "$HELPERS/forkloop" 1000
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[[ "$output" =~ ^forks=1000\ multi=0\ cpus=([0-9,-]+)$ ]] || fail "$output"
+	in_placement "${BASH_REMATCH[1]}"
+	run --separate-stderr unshare -fp --mount-proc sh -c 'echo 400 >/proc/sys/kernel/pid_max && exec "$@"' sh "$PINRUN" --follow --spread -- "$HELPERS/forkloop" 1000
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[[ "$output" =~ ^forks=1000\ multi=0\ cpus=([0-9,-]+)$ ]] || fail "$output"
+	in_placement "${BASH_REMATCH[1]}"
+}
+
+@test "follow 41: an ignored SIGINT stays ignored in the command (and pinrun adds no handler)" {
+	needs_ptrace
+	run --separate-stderr bash -c 'trap "" INT; "$@"' bash "$PINRUN" --follow --spread -- sh -c 'kill -INT $$; echo survived'
+	assert_success
+	assert_output "survived"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	# Caught signals are not inherited as caught: a default INT kills.
+	run --separate-stderr "$HELPERS/waiter" "$PINRUN" --follow --spread -- sh -c 'kill -INT $$; echo survived'
+	assert_output "signaled 2"
+}
+
+@test "follow 42: the leader pthread_exit()s, another thread exit(5)s: status 5" {
+	needs_ptrace
+	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/leaderexit"
+	assert_failure 5
+	assert_output "thread done"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	run --separate-stderr "$PINRUN" --follow --threads --spread -- "$HELPERS/leaderexit"
+	assert_failure 5
+	assert_output "thread done"
+}
+
+@test "follow 43: a child that sets its own affinity keeps it across exec" {
+	needs_ptrace
+	needs_two_cpus
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c 'taskset -c "$1" sh -c "sleep 0.2; exec awk \"/^Cpus_allowed_list/ { print \\\$2 }\" /proc/self/status"' sh "$ALLOWED"
+	assert_success
+	assert_output "$ALLOWED"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+hangup() {
+	tm_start "$1"
+	tm_type '"${P[@]}" "$S" -n -f "$LOG"'
+	tm_wait 'ready pid='
+	PID=$(tm_value pid)
+	KILL+=("$PID")
+	TRACER=$(tracer_of "$PID")
+	tmux -L "$TM" kill-pane -t t 2>/dev/null || true
+	eventually '[ ! -d "/proc/$PID" ] || [ "$(state_of "$PID")" = Z ]'
+	eventually 'grep -q "^got HUP$" "$LOG"'
+	HUPLOG=$(cat "$LOG")
+	tm_stop
+}
+
+@test "follow 44: the terminal hangs up: the command gets SIGHUP as without pinrun, the helper ends" {
+	needs_ptrace
+	# What else arrives around the hang-up (bash's SIGCONT) depends on
+	# timing: only the one SIGHUP is compared.
+	hangup baseline
+	[ "$(grep -c '^got HUP$' <<<"$HUPLOG")" -eq 1 ] || fail "baseline: $HUPLOG"
+	hangup follow
+	[ "$(grep -c '^got HUP$' <<<"$HUPLOG")" -eq 1 ] || fail "$HUPLOG"
+	[[ "$TRACER" == [1-9]* ]] || fail "the command was not traced ($TRACER)"
+	eventually '[ ! -d "/proc/$TRACER" ]'
+}
+
+# ===========================================================================
+# The rest of the interface
+
+@test "follow spec: --threads, --wait-all and --report need --follow" {
+	bad_usage "--threads needs --follow" --spread --threads -- true
+	bad_usage "--wait-all needs --follow" --spread --wait-all -- true
+	bad_usage "--report needs --follow" --spread --report "$BATS_TEST_TMPDIR/r" -- true
+	[ ! -e "$BATS_TEST_TMPDIR/r" ]
+}
+
+@test "follow spec: -f is --follow; --follow=strict follows where ptrace works" {
+	needs_ptrace
+	load_slots --spread
+	for opt in -f --follow=strict; do
+		run --separate-stderr "$PINRUN" "$opt" --spread -- "$HELPERS/probe" "$NSLOTS"
+		assert_success
+		[ -z "$stderr" ] || fail "$opt: stderr: $stderr"
+		assert_on "${lines[0]}" "$SLOT0"
+		for ((i = 1; i <= NSLOTS; i++)); do
+			assert_one_slot "${lines[i]}"
+		done
+		[ "$(distinct child)" -eq "$NSLOTS" ] || fail "$opt: $output"
+	done
+}
+
+@test "follow spec: --report writes one JSON line per process, survivors detached" {
+	needs_ptrace
+	load_slots --spread
+	local r=$BATS_TEST_TMPDIR/report pidf=$BATS_TEST_TMPDIR/sleep.pid pid sh_pid re slot
+	local t='[0-9]+\.[0-9]+' u='[0-9]+(\.[0-9]+)?' sh true sleep
+	sh=$(realpath /bin/sh)
+	true=$(realpath /bin/true)
+	sleep=$(realpath "$(command -v sleep)")
+	# The survivor is given time to exec sleep before the command ends.
+	run --separate-stderr "$PINRUN" --follow --spread --report "$r" -- sh -c 'echo $$; exec 2>/dev/null; /bin/true; sh -c "kill -TERM \$\$"; sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; sleep 0.3; exit 3' sh "$pidf"
+	assert_failure 3
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	sh_pid=$output
+	pid=$(cat "$pidf")
+	KILL+=("$pid")
+	eventually '[ "$(wc -l <"$r")" -eq 5 ]'
+	for re in \
+		"^\{\"pid\":$sh_pid,\"ppid\":[0-9]+,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":3,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$true\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":null,\"signal\":15,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"pid\":$pid,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":null,\"status\":null,\"signal\":null(,\"user\":$u,\"sys\":$u)?,\"detached\":true\}$"; do
+		[ "$(grep -cE -- "$re" "$r")" -eq 1 ] || fail "no line like $re in:
+$(cat "$r")"
+		slot=$(grep -E -- "$re" "$r" | sed -E 's/.*"cpus":"([^"]*)".*/\1/')
+		grep -qxF -- "$(expand "$slot")" <<<"$SLOTS" || fail "cpus $slot is not one slot: $(cat "$r")"
+	done
+	# The command itself: on the first slot.
+	slot=$(grep -E "^\{\"pid\":$sh_pid," "$r" | sed -E 's/.*"cpus":"([^"]*)".*/\1/')
+	assert_equal "$(expand "$slot")" "$SLOT0"
+}
+
+@test "follow spec: --explain ends with one 'pinrun: follow:' line" {
+	needs_ptrace
+	run --separate-stderr "$PINRUN" --follow --spread --explain -- sh -c '/bin/true; echo ran'
+	assert_success
+	assert_output "ran"
+	[[ "${stderr_lines[-1]}" == "pinrun: follow:"* ]] || fail "stderr: $stderr"
+	[ "$(grep -c '^pinrun: follow:' <<<"$stderr")" -eq 1 ] || fail "stderr: $stderr"
+}
+
+@test "follow spec: the command keeps pinrun's pid, environment and descriptors" {
+	needs_ptrace
+	run sh -c 'echo $$; exec "$1" --follow --spread -- sh -c "echo \$\$"' sh "$PINRUN"
+	assert_success
+	[ "${lines[0]}" = "${lines[1]}" ] || fail "pid changed: $output"
+	run env -i PATH="$PATH" A=1 "$PINRUN" --follow --spread -- env
+	assert_success
+	assert_output "$(env -i PATH="$PATH" A=1 env)"
+	local close_fds='for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done'
+	run --separate-stderr bash -c "$close_fds; exec \"\$1\" --follow --spread -- ls /proc/self/fd" bash "$PINRUN"
+	assert_success
+	assert_output "$(bash -c "$close_fds; exec ls /proc/self/fd")"
+}

@@ -1,0 +1,121 @@
+/* Shared by the --follow test helpers: where the caller runs, read as its
+ * very first action, and one line that says so, "LABEL cpu=C cpus=LIST",
+ * written with write(2) and no stdio, so that it is safe in a child of a
+ * threaded process and in a CLONE_VM child, and atomic on a pipe. */
+#ifndef WHERE_H
+#define WHERE_H
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+
+struct where {
+	int cpu;
+	cpu_set_t set;
+};
+
+/* The calling thread's CPU and affinity. */
+static inline void where_now(struct where *w)
+{
+	w->cpu = sched_getcpu();
+	if (sched_getaffinity(0, sizeof(w->set), &w->set) != 0)
+		CPU_ZERO(&w->set);
+}
+
+struct line {
+	char buf[4096];
+	size_t len;
+};
+
+static inline void line_str(struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > sizeof(l->buf) - 1 - l->len)
+		n = sizeof(l->buf) - 1 - l->len;
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+}
+
+static inline void line_num(struct line *l, long v)
+{
+	char tmp[24];
+	int i = (int)sizeof(tmp);
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		tmp[--i] = '-';
+	line_str(l, tmp + i);
+}
+
+/* A CPU set as the kernel lists it: "0-3,8". Empty: "none". */
+static inline void line_cpus(struct line *l, const cpu_set_t *set)
+{
+	int first = 1;
+
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		int end = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, set))
+			end++;
+		if (!first)
+			line_str(l, ",");
+		line_num(l, c);
+		if (end > c) {
+			line_str(l, "-");
+			line_num(l, end);
+		}
+		first = 0;
+		c = end;
+	}
+	if (first)
+		line_str(l, "none");
+}
+
+/* Write all of a line to fd 1, in one write when it fits (lines under
+ * PIPE_BUF do). */
+static inline int line_write(struct line *l)
+{
+	size_t done = 0;
+
+	line_str(l, "\n");
+	while (done < l->len) {
+		ssize_t n = write(1, l->buf + done, l->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* "LABEL cpu=C cpus=LIST", or "LABEL INDEX cpu=C cpus=LIST" when index is
+ * not negative. */
+static inline int where_say(const char *label, long index,
+			    const struct where *w)
+{
+	struct line l = { .len = 0 };
+
+	line_str(&l, label);
+	if (index >= 0) {
+		line_str(&l, " ");
+		line_num(&l, index);
+	}
+	line_str(&l, " cpu=");
+	line_num(&l, w->cpu);
+	line_str(&l, " cpus=");
+	line_cpus(&l, &w->set);
+	return line_write(&l);
+}
+
+#endif
