@@ -42,6 +42,15 @@ struct options {
 	bool all, dry_run, explain, json, show, mem_given, pid_given, no_cache;
 	bool follow, follow_strict, threads, wait_all;
 	const char *report;
+	const char *share;    /* --share as given */
+	unsigned share_index; /* from 1; 0: no share */
+	unsigned share_count;
+	char share_source[256]; /* the launcher variables --share auto used */
+	enum { KIND_ANY, KIND_FAST, KIND_SLOW } kind;
+	bool outside_share; /* the current CPU is not in the share */
+	/* What narrowed the allowed set, for --explain. */
+	struct cpuset affinity, kind_cpus, before_share;
+	bool has_affinity;
 	enum host_mempolicy mem;
 	pid_t pid;
 	const char *topology;
@@ -146,6 +155,8 @@ enum {
 	OPT_THREADS,
 	OPT_WAIT_ALL,
 	OPT_REPORT,
+	OPT_SHARE,
+	OPT_KIND,
 };
 
 /* The policies, once: for the parser and for --help. */
@@ -199,6 +210,12 @@ static const struct other_option {
 	  "with --follow, end when every descendant has" },
 	{ "report", required_argument, OPT_REPORT, " <file>",
 	  "with --follow, a JSON line per process" },
+	{ "share", required_argument, OPT_SHARE, " <i/n|auto>",
+	  "plan inside the i-th of n parts of the allowed\n"
+	  "                            CPUs (auto: from Slurm, MPI or "
+	  "parallel)" },
+	{ "kind", required_argument, OPT_KIND, "=<kind>",
+	  "keep to the fast or slow cores of a hybrid CPU" },
 	{ "no-cache", no_argument, OPT_NO_CACHE, "",
 	  "load the topology afresh, ignoring the cache" },
 	{ "pid", required_argument, OPT_PID, " <pid>",
@@ -382,6 +399,120 @@ static void check_combinations(const struct options *o)
 			    "or drop --topology to run the command here");
 }
 
+/* A count or rank from a launcher's variable: a decimal number. */
+static bool env_number(const char *name, unsigned long *out)
+{
+	const char *v = getenv(name);
+
+	return v && parse_number(v, UINT_MAX, out);
+}
+
+/* Slurm's local task count: this node's entry of a list such as
+ * "2(x3),1" (SLURM_STEP_TASKS_PER_NODE), picked by SLURM_NODEID. */
+static bool slurm_local_count(unsigned long *count)
+{
+	const char *list = getenv("SLURM_STEP_TASKS_PER_NODE");
+	unsigned long node, n, times, at = 0;
+	char *end;
+
+	if (env_number("SLURM_NTASKS_PER_NODE", count))
+		return true;
+	if (!list)
+		list = getenv("SLURM_TASKS_PER_NODE");
+	if (!list || !env_number("SLURM_NODEID", &node))
+		return false;
+	while (*list) {
+		n = strtoul(list, &end, 10);
+		if (end == list)
+			return false;
+		times = 1;
+		if (!strncmp(end, "(x", 2)) {
+			times = strtoul(end + 2, &end, 10);
+			if (*end++ != ')')
+				return false;
+		}
+		if (node < at + times) {
+			*count = n;
+			return true;
+		}
+		at += times;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return false;
+		list = end;
+	}
+	return false;
+}
+
+/* --share I/N, or auto (auto/N for GNU parallel's job slot): the local
+ * rank and size the launcher exports. Ranks count from 0, shares from 1. */
+static void parse_share(struct options *o)
+{
+	static const char *const pairs[][2] = {
+		{ "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE" },
+		{ "MPI_LOCALRANKID", "MPI_LOCALNRANKS" },
+	};
+	unsigned long i = 0, n = 0;
+	const char *s = o->share;
+	char *end;
+
+	if (!strncmp(s, "auto", 4) && (!s[4] || s[4] == '/')) {
+		if (s[4] && !parse_number(s + 5, UINT_MAX, &n))
+			usage_error("invalid --share value '%s': expected "
+				    "auto/N",
+				    s);
+		for (size_t k = 0; k < 2 && !o->share_source[0]; k++)
+			if (env_number(pairs[k][0], &i) &&
+			    (n || env_number(pairs[k][1], &n)))
+				snprintf(
+				    o->share_source, sizeof(o->share_source),
+				    "%s=%lu, %s=%s", pairs[k][0], i,
+				    pairs[k][1],
+				    getenv(pairs[k][1]) ? getenv(pairs[k][1])
+							: "-");
+		if (!o->share_source[0] && env_number("SLURM_LOCALID", &i)) {
+			if (!n && !slurm_local_count(&n))
+				die("--share auto: SLURM_LOCALID is set, but "
+				    "not this node's task count "
+				    "(SLURM_STEP_TASKS_PER_NODE with "
+				    "SLURM_NODEID)");
+			snprintf(o->share_source, sizeof(o->share_source),
+				 "SLURM_LOCALID=%lu, %lu tasks on this node", i,
+				 n);
+		}
+		if (!o->share_source[0] && n &&
+		    env_number("PARALLEL_JOBSLOT", &i) && i > 0) {
+			snprintf(o->share_source, sizeof(o->share_source),
+				 "PARALLEL_JOBSLOT=%lu", i);
+			i = (i - 1) % n;
+		}
+		if (!o->share_source[0])
+			die("--share %s: none of the launcher variables is set "
+			    "(SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK, "
+			    "MPI_LOCALRANKID%s)",
+			    s,
+			    n ? ", PARALLEL_JOBSLOT"
+			      : "; or auto/N with "
+				"PARALLEL_JOBSLOT");
+		i++;
+	} else {
+		i = strtoul(s, &end, 10);
+		if (end == s || *end != '/' ||
+		    !parse_number(end + 1, UINT_MAX, &n))
+			usage_error("invalid --share value '%s': expected I/N "
+				    "(I from 1 to N) or auto",
+				    s);
+	}
+	if (n == 0 || i == 0 || i > n)
+		die("invalid --share: part %lu of %lu (parts count from 1 to "
+		    "the number of parts)%s%s%s",
+		    i, n, o->share_source[0] ? ", from " : "", o->share_source,
+		    "");
+	o->share_index = (unsigned)i;
+	o->share_count = (unsigned)n;
+}
+
 /* getopt_long's complaint, worded as util-linux words it. */
 static void __attribute__((noreturn))
 option_error(const char *word, int opt, const struct option *longopts)
@@ -510,6 +641,21 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_REPORT:
 			o->report = optarg;
 			break;
+		case OPT_SHARE:
+			o->share = optarg;
+			break;
+		case OPT_KIND:
+			if (!strcmp(optarg, "fast"))
+				o->kind = KIND_FAST;
+			else if (!strcmp(optarg, "slow"))
+				o->kind = KIND_SLOW;
+			else if (!strcmp(optarg, "any"))
+				o->kind = KIND_ANY;
+			else
+				usage_error("invalid --kind value '%s': "
+					    "expected fast, slow or any",
+					    optarg);
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -535,6 +681,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	} else if (optind < argc) {
 		o->command = argv + optind;
 	}
+	if (o->share)
+		parse_share(o);
 	check_combinations(o);
 }
 
@@ -713,6 +861,28 @@ static void prepare_request(const struct topology *t, struct options *o)
 		if ((r = host_get_affinity(0, &affinity)) < 0)
 			die("cannot read pinrun's affinity: %s", strerror(-r));
 		cpulist_and(&req->allowed, &req->allowed, &affinity);
+		o->affinity = affinity;
+		o->has_affinity = true;
+	}
+	if (o->kind != KIND_ANY) {
+		policy_kind_cpus(t, o->kind == KIND_FAST, &o->kind_cpus);
+		cpulist_and(&req->allowed, &req->allowed, &o->kind_cpus);
+	}
+	o->before_share = req->allowed;
+	if (o->share_count) {
+		struct policy_error e;
+		struct cpuset part;
+
+		if (policy_share(t, &req->allowed, req->smt == SMT_ALL,
+				 o->share_index - 1, o->share_count, &part,
+				 &e) < 0)
+			die("--share %u/%u: only %lu %s allowed%s",
+			    o->share_index, o->share_count, e.value2,
+			    req->smt == SMT_ALL ? "PUs are" : "cores are",
+			    req->smt == SMT_ALL
+				? ""
+				: " (--smt shares PUs instead)");
+		req->allowed = part;
 	}
 	if (o->spec)
 		parse_spec(t, o);
@@ -720,6 +890,13 @@ static void prepare_request(const struct topology *t, struct options *o)
 		r = o->pid ? host_last_cpu(o->pid) : host_current_cpu();
 		if (r == -ENOENT && o->pid)
 			die("no process with pid %d", (int)o->pid);
+		/* Outside its share or kind, 'current' is the first
+		 * candidate inside it. */
+		if (r >= 0 && (o->share_count || o->kind != KIND_ANY) &&
+		    !cpulist_has(&req->allowed, (unsigned)r)) {
+			o->outside_share = true;
+			r = -1;
+		}
 		req->current_cpu = r;
 	}
 	if (t->this_system && req->which == WHICH_IDLE &&
@@ -921,11 +1098,35 @@ static void explain(const struct topology *t, const struct options *o,
 			     list(&gone));
 		}
 	}
-	cpulist_andnot(&gone, &t->usable, &o->req.allowed);
-	if (!cpulist_empty(&gone))
-		note("excluded %s: not in the inherited affinity (use --all to "
-		     "include them)",
+	if (o->has_affinity) {
+		cpulist_andnot(&gone, &t->usable, &o->affinity);
+		if (!cpulist_empty(&gone))
+			note("excluded %s: not in the inherited affinity (use "
+			     "--all to include them)",
+			     list(&gone));
+	}
+	if (o->kind != KIND_ANY && t->nkinds <= 1)
+		note("kind: this topology has one kind of core: --kind "
+		     "changes nothing");
+	if (o->kind != KIND_ANY && t->nkinds > 1) {
+		cpulist_andnot(&gone, &t->usable, &o->kind_cpus);
+		note("excluded %s: not of the %s kind (--kind=%s)", list(&gone),
+		     o->kind == KIND_FAST ? "fastest" : "slowest",
+		     o->kind == KIND_FAST ? "fast" : "slow");
+	}
+	if (o->share_count) {
+		cpulist_andnot(&gone, &o->before_share, &o->req.allowed);
+		note("share %u of %u%s%s%s: CPUs %s; excluded %s: the other "
+		     "shares",
+		     o->share_index, o->share_count,
+		     o->share_source[0] ? " (from " : "", o->share_source,
+		     o->share_source[0] ? ")" : "", list(&o->req.allowed),
 		     list(&gone));
+	}
+	if (o->outside_share)
+		note("pinrun runs outside its %s: 'current' means the first "
+		     "candidate inside it",
+		     o->share_count ? "share" : "core kind");
 	if (!t->this_system && o->req.which != WHICH_INDEX &&
 	    o->req.kind != POLICY_SPREAD && o->req.kind != POLICY_CPUS)
 		note("planning for another machine: 'current' and 'idle' mean "
@@ -957,6 +1158,18 @@ static void explain(const struct topology *t, const struct options *o,
 		break;
 	}
 	note("rule: %s", rules[o->req.kind]);
+	if (t->nkinds > 1) {
+		struct cpuset fast, slow;
+
+		policy_kind_cpus(t, true, &fast);
+		cpulist_and(&fast, &fast, &plan->cpus);
+		cpulist_andnot(&slow, &plan->cpus, &fast);
+		if (!cpulist_empty(&fast) && !cpulist_empty(&slow))
+			note("warning: CPUs %s mix core kinds (fastest: %s, "
+			     "others: %s): timings may be bimodal; --kind=fast "
+			     "or --kind=slow keeps to one",
+			     list(&plan->cpus), list(&fast), list(&slow));
+	}
 	if (!cpulist_empty(&plan->smt_dropped))
 		note("excluded %s: SMT siblings (--no-smt)",
 		     list(&plan->smt_dropped));
@@ -1155,7 +1368,12 @@ static void set_memory(const struct topology *t, const struct options *o,
 	if (cpulist_empty(&nodes) && o->mem != HOST_MEM_LOCAL)
 		die("--mem=%s: no NUMA node local to CPUs %s is allowed",
 		    modes[o->mem], list(&plan->cpus));
-	if ((r = host_set_mempolicy(o->mem, &nodes)) < 0)
+	if ((r = host_set_mempolicy(o->mem, &nodes)) < 0 && r == -EPERM &&
+	    host_seccomp_mode() == 2)
+		die("--mem=%s: set_mempolicy is denied by a seccomp filter (as "
+		    "in Docker's default profile); nothing was run",
+		    modes[o->mem]);
+	if (r < 0)
 		die("cannot set memory policy '%s' on nodes %s: %s",
 		    modes[o->mem], list(&nodes), strerror(-r));
 }

@@ -201,6 +201,18 @@ static int plan_domain(const struct topology *t,
 
 /* --- hot: one PU ------------------------------------------------------ */
 
+static int fastest_allowed_kind(const struct topology *t,
+				const struct cpuset *allowed)
+{
+	int best = -2;
+
+	for (unsigned i = 0; i < t->npus; i++)
+		if (cpulist_has(allowed, tree_pu_os(t, i)) &&
+		    t->objs[t->pus[i]].kind > best)
+			best = t->objs[t->pus[i]].kind;
+	return best;
+}
+
 static int plan_hot(const struct topology *t, const struct policy_request *req,
 		    struct policy_plan *plan, struct policy_error *err)
 {
@@ -226,12 +238,8 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 		/* The fastest kind first, then the idlest core (siblings
 		 * included: they share it), then the idlest PU of it. */
 		double best_core = 1e9, best_pu = 1e9;
-		int best_kind = -2;
+		int best_kind = fastest_allowed_kind(t, &req->allowed);
 
-		for (unsigned i = 0; i < t->npus; i++)
-			if (cpulist_has(&req->allowed, tree_pu_os(t, i)) &&
-			    t->objs[t->pus[i]].kind > best_kind)
-				best_kind = t->objs[t->pus[i]].kind;
 		for (unsigned i = 0; i < t->npus; i++) {
 			const struct topo_obj *core = &t->objs[t->pu_core[i]];
 			unsigned os = tree_pu_os(t, i);
@@ -252,8 +260,15 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 		}
 		plan->reason = REASON_IDLE;
 	} else {
+		/* No sample: the first candidate, of the fastest kind for
+		 * idle (a hybrid machine's P-cores). */
+		int kind = req->which == WHICH_IDLE
+			       ? fastest_allowed_kind(t, &req->allowed)
+			       : -2;
+
 		for (unsigned i = 0; i < t->npus && cpu < 0; i++)
-			if (cpulist_has(&req->allowed, tree_pu_os(t, i)))
+			if (cpulist_has(&req->allowed, tree_pu_os(t, i)) &&
+			    (kind == -2 || t->objs[t->pus[i]].kind == kind))
 				cpu = (int)tree_pu_os(t, i);
 		plan->reason = REASON_FIRST;
 	}
@@ -722,4 +737,47 @@ unsigned policy_cover(const struct topology *t, const struct cpuset *set,
 	if (t->nobjs)
 		cover(t, set, 0, out, max, &n);
 	return n;
+}
+
+int policy_share(const struct topology *t, const struct cpuset *allowed,
+		 bool pus, unsigned index, unsigned count, struct cpuset *part,
+		 struct policy_error *err)
+{
+	unsigned units = 0, u = 0, first, end;
+	int last = TOPO_NONE;
+
+	cpulist_zero(part);
+	for (unsigned i = 0; i < t->npus; i++)
+		if (cpulist_has(allowed, tree_pu_os(t, i)) &&
+		    (pus || t->pu_core[i] != last)) {
+			units++;
+			last = t->pu_core[i];
+		}
+	if (count > units)
+		return fail(err, POLICY_E_TOO_MANY, count, units);
+	first = (unsigned)((unsigned long)index * units / count);
+	end = (unsigned)((unsigned long)(index + 1) * units / count);
+	last = TOPO_NONE;
+	for (unsigned i = 0; i < t->npus; i++) {
+		unsigned cpu = tree_pu_os(t, i);
+
+		if (!cpulist_has(allowed, cpu))
+			continue;
+		if (pus || t->pu_core[i] != last)
+			u++;
+		last = t->pu_core[i];
+		if (u > first && u <= end)
+			cpulist_add(part, cpu);
+	}
+	return 0;
+}
+
+void policy_kind_cpus(const struct topology *t, bool fast, struct cpuset *set)
+{
+	int want = fast ? t->nkinds - 1 : 0;
+
+	cpulist_zero(set);
+	for (unsigned i = 0; i < t->npus; i++)
+		if (t->nkinds <= 1 || t->objs[t->pus[i]].kind == want)
+			cpulist_add(set, tree_pu_os(t, i));
 }

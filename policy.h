@@ -92,6 +92,19 @@ int policy_plan(const struct topology *t, const struct policy_request *req,
 		struct policy_plan *plan, struct policy_error *err);
 void policy_plan_free(struct policy_plan *plan);
 
+/* Part index (from 0) of count parts of the allowed set: the allowed units
+ * (cores, or PUs when pus) in topology order, cut into count runs whose
+ * sizes differ by at most one, so that parts follow packages and NUMA
+ * nodes as far as the sizes allow and a core is never split. Returns 0,
+ * or -1 with POLICY_E_TOO_MANY (value count, value2 units). */
+int policy_share(const struct topology *t, const struct cpuset *allowed,
+		 bool pus, unsigned index, unsigned count, struct cpuset *part,
+		 struct policy_error *err);
+
+/* The PUs of the fastest (fast) or slowest core kind; every PU when the
+ * machine has one kind. */
+void policy_kind_cpus(const struct topology *t, bool fast, struct cpuset *set);
+
 /* "hot", "same-chip", ... */
 const char *policy_name(enum policy_kind kind);
 

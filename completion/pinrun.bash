@@ -45,7 +45,9 @@ _pinrun_takes_arg()
         -c | -[nhV]*c) return 0 ;;
     esac
     _pinrun_is "$1" --cpus || _pinrun_is "$1" --mem ||
-        _pinrun_is "$1" --pid || _pinrun_is "$1" --topology
+        _pinrun_is "$1" --pid || _pinrun_is "$1" --topology ||
+        _pinrun_is "$1" --report || _pinrun_is "$1" --share ||
+        _pinrun_is "$1" --kind
 }
 
 _pinrun_reply()
@@ -149,13 +151,20 @@ _pinrun()
             --hot | --same-chip | --same-numa | --same-cache)
                 _pinrun_reply "current idle"
                 ;;
+            --follow)
+                _pinrun_reply "strict"
+                ;;
             --spread | -c | -[nhV]*c)
                 COMPREPLY=()
                 ;;
             *)
                 if _pinrun_is "$prev" --mem; then
                     _pinrun_reply "bind interleave local"
-                elif _pinrun_is "$prev" --topology; then
+                elif _pinrun_is "$prev" --kind; then
+                    _pinrun_reply "fast slow any"
+                elif _pinrun_is "$prev" --share; then
+                    _pinrun_reply "auto 1/2 2/2"
+                elif _pinrun_is "$prev" --topology || _pinrun_is "$prev" --report; then
                     _pinrun_files
                 elif _pinrun_is "$prev" --pid; then
                     _pinrun_pids
@@ -179,7 +188,9 @@ _pinrun()
             opts="--json"
         else
             opts="--smt --no-smt --all --mem= --dry-run -n --explain --json
-                --topology --pid --show --help -h --version -V --"
+                --follow --follow= -f --threads --wait-all --report --share
+                --kind= --topology --no-cache --pid --show --help -h
+                --version -V --"
             if ! $policy; then
                 opts+=" --hot --hot= --same-chip --same-chip= --same-numa
                     --same-numa= --same-cache --same-cache= --spread

@@ -142,10 +142,13 @@ cache_state() {
 @test "20 launches at once on a cold cache all plan correctly" {
 	local want i
 	want=$(PINRUN_NO_CACHE=1 "$PINRUN" --topology "$E5" --spread --json)
+	local pids=()
 	for i in $(seq 20); do
 		"$PINRUN" --topology "$E5" --spread --json >"$BATS_TEST_TMPDIR/out.$i" &
+		pids+=($!)
 	done
-	wait
+	# Only ours: a bare wait would wait for bats' own timeout process.
+	wait "${pids[@]}"
 	for i in $(seq 20); do
 		[ "$(cat "$BATS_TEST_TMPDIR/out.$i")" = "$want" ] || fail "launch $i: $(cat "$BATS_TEST_TMPDIR/out.$i")"
 	done
@@ -153,10 +156,12 @@ cache_state() {
 	[ "$(find "$XDG_CACHE_HOME/pinrun" -type f | wc -l)" -eq 1 ]
 	[ "$(cache_state --topology "$E5" --spread)" = hit ]
 	want=$(PINRUN_NO_CACHE=1 "$PINRUN" --same-chip --json)
+	pids=()
 	for i in $(seq 20); do
 		"$PINRUN" --same-chip --json >"$BATS_TEST_TMPDIR/live.$i" &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}"
 	for i in $(seq 20); do
 		[ "$(cat "$BATS_TEST_TMPDIR/live.$i")" = "$want" ] || fail "live launch $i"
 	done

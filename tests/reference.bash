@@ -48,35 +48,59 @@ check_spread() {
 	done
 }
 
-# --same-X=i is hwloc-calc's PUs of TYPE:i (and with --no-smt, of the
-# --no-smt view); an object without CPUs is an error (exit 125).
+# --same-X=i is the PUs of TYPE:i as hwloc has them (lstopo prints every
+# object's cpuset in one run, as hwloc-calc --intersect PU TYPE:i would),
+# and with --no-smt, those that are their core's first PU (hwloc-calc
+# --no-smt keeps the same); an object without CPUs is an error (exit 125).
+# The references, one line per object: "full-list nosmt-list".
+domain_refs() {
+	local f=$1 type=$2
+	{
+		ref_pus "$f" core:all.pu:0
+		lstopo-no-graphics --input "$f" --only "$type" --cpuset 2>/dev/null | sed 's/.*cpuset=//'
+	} | awk '
+		NR == 1 { n = split($0, c, ","); for (i = 1; i <= n; i++) first[c[i]] = 1; next }
+		{
+			sub(/^0x/, ""); nw = split($0, w, ","); full = ""; nosmt = ""
+			for (i = nw; i >= 1; i--) {
+				x = w[i]; sub(/^0x/, "", x); v = 0
+				for (k = 1; k <= length(x); k++)
+					v = v * 16 + index("0123456789abcdef", substr(tolower(x), k, 1)) - 1
+				for (b = 0; b < 32; b++) {
+					if (int(v / 2 ^ b) % 2) {
+						cpu = (nw - i) * 32 + b
+						full = full (full == "" ? "" : ",") cpu
+						if (cpu in first) nosmt = nosmt (nosmt == "" ? "" : ",") cpu
+					}
+				}
+			}
+			print (full == "" ? "-" : full) " " (nosmt == "" ? "-" : nosmt)
+		}'
+}
+
 check_domain() {
-	local f=$1 policy=$2 type=$3 n i want got
-	n=$(count_objects "$f" "$type")
-	if [ "$n" -eq 0 ]; then
+	local f=$1 policy=$2 type=$3 i=0 full nosmt got first=""
+	while read -r full nosmt; do
+		[ "$full" != - ] || full=""
+		[ "$nosmt" != - ] || nosmt=""
+		got=$(our_pus "$f" --"$policy=$i")
+		[ "$full" = "$got" ] || fail "--$policy=$i: hwloc gives '$full', pinrun '$got'"
+		if [ -z "$full" ]; then
+			run "$PINRUN" --topology "$f" --dry-run --"$policy=$i"
+			assert_failure 125
+		fi
+		[ -n "$first" ] || first=$full
+		got=$(our_pus "$f" --"$policy=$i" --no-smt)
+		[ "$nosmt" = "$got" ] || fail "--$policy=$i --no-smt: hwloc gives '$nosmt', pinrun '$got'"
+		i=$((i + 1))
+	done < <(domain_refs "$f" "$type")
+	if [ "$i" -eq 0 ]; then
 		run "$PINRUN" --topology "$f" --dry-run --"$policy"=0
 		assert_failure 125
 		return
 	fi
-	for ((i = 0; i < n; i++)); do
-		want=$(ref_pus "$f" "$type:$i")
-		got=$(our_pus "$f" --"$policy=$i")
-		[ "$want" = "$got" ] || fail "--$policy=$i: hwloc-calc gives '$want', pinrun '$got'"
-		if [ -z "$want" ]; then
-			run "$PINRUN" --topology "$f" --dry-run --"$policy=$i"
-			assert_failure 125
-		fi
-		want=$(hwloc-calc --input "$f" --no-smt --physical-output --intersect PU "$type:$i" 2>/dev/null |
-			tr ',' '\n' | grep -v '^$' | sort -n | paste -sd, -)
-		got=$(our_pus "$f" --"$policy=$i" --no-smt)
-		[ "$want" = "$got" ] || fail "--$policy=$i --no-smt: hwloc-calc gives '$want', pinrun '$got'"
-	done
 	# The default on another machine is the first object with CPUs.
-	for ((i = 0; i < n; i++)); do
-		want=$(ref_pus "$f" "$type:$i")
-		[ -n "$want" ] && break
-	done
-	[ "$(our_pus "$f" --"$policy")" = "$want" ] || fail "--$policy default is not $type:$i"
+	[ "$(our_pus "$f" --"$policy")" = "$first" ] || fail "--$policy default is not the first object with CPUs"
 }
 
 # Every prefix of a slot order is balanced over packages, then over the NUMA
@@ -101,7 +125,7 @@ check_slot_balance() {
 		echo "${key[$cpu,package]:--} ${key[$cpu,numanode]:--} ${key[$cpu,l3cache]:--}"
 	done | awk '
 		{ for (l = 1; l <= 3; l++) { g = (l == 1 ? "" : l == 2 ? $1 : $1 " " $2)
-			cap[l, g, $l]++; members[l, g] = members[l, g] " " $l }; k[NR] = $0 }
+			if (!cap[l, g, $l]++) members[l, g] = members[l, g] " " $l }; k[NR] = $0 }
 		END {
 			for (i = 1; i <= NR; i++) {
 				split(k[i], f, " ")
@@ -117,4 +141,33 @@ check_slot_balance() {
 				}
 			}
 		}' || fail "unbalanced slot order on $(basename "$f") $policy"
+}
+
+# --share i/n for every i: disjoint parts that cover the allowed set, with
+# core counts (PU counts with --smt) that differ by at most one, and (without
+# --smt) no core split between two parts: each part names whole cores.
+check_shares() {
+	local f=$1 n=$2 smt=${3:-} i all part objects sizes="" seen="" cores=1
+	all=$(our_pus "$f" --cpus all)
+	[ "$(hwloc-calc --input "$f" --number-of core machine:0)" -gt 0 ] || cores=0
+	for ((i = 1; i <= n; i++)); do
+		if [ -n "$smt" ]; then
+			part=$(our_pus "$f" --share "$i/$n" --smt --spread)
+			sizes="$sizes $(tr ',' '\n' <<<"$part" | wc -l)"
+		else
+			part=$(our_pus "$f" --share "$i/$n" --cpus all)
+			sizes="$sizes $(our_pus "$f" --share "$i/$n" --spread | tr ',' '\n' | wc -l)"
+		fi
+		[ -n "$part" ] || fail "share $i/$n of $(basename "$f") is empty"
+		seen="$seen${seen:+,}$part"
+		objects=$("$PINRUN" --topology "$f" --cpus "$part" --json | sed 's/.*"objects":\[\([^]]*\)\].*/\1/')
+		if [ -z "$smt" ] && [ "$cores" = 1 ] && [[ "$objects" == *'"pu:'* ]]; then
+			fail "share $i/$n of $(basename "$f") splits a core: $objects"
+		fi
+	done
+	[ "$(tr ',' '\n' <<<"$seen" | sort -n | paste -sd, -)" = "$all" ] ||
+		fail "the $n shares of $(basename "$f") overlap or miss CPUs"
+	# shellcheck disable=SC2086
+	[ $(($(printf '%s\n' $sizes | sort -n | tail -1) - $(printf '%s\n' $sizes | sort -n | head -1))) -le 1 ] ||
+		fail "share sizes of $(basename "$f") differ by more than one: $sizes"
 }
