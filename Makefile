@@ -74,6 +74,14 @@ tests/helpers/%: tests/helpers/%.c .build-flags
 check: pinrun $(UNIT_TESTS) $(HELPERS)
 	PINRUN=$(CURDIR)/pinrun tests/run
 
+# The exec and follow suites with every pinrun process under valgrind's
+# memcheck (tests/valgrind-pinrun): zero errors, no leak.
+check-valgrind: pinrun $(UNIT_TESTS) $(HELPERS)
+	rm -rf tests/tmp/valgrind && mkdir -p -m 1777 tests/tmp/valgrind
+	PINRUN=$(CURDIR)/tests/valgrind-pinrun PINRUN_UNDER_VALGRIND=1 \
+	PINRUN_VG_LOGS=$(CURDIR)/tests/tmp/valgrind \
+		tests/run tests/exec.bats tests/follow.bats
+
 format-check:
 	clang-format --dry-run -Werror *.c *.h tests/unit/*.c tests/unit/*.h \
 		tests/helpers/*.c scripts/*.c
@@ -91,10 +99,11 @@ uninstall:
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun
 
 clean:
+	rm -rf tests/tmp
 	rm -f pinrun *.o *.d .build-flags $(UNIT_TESTS) tests/unit/*.o \
 		tests/unit/*.d $(HELPERS) tests/helpers/*.d
 
-.PHONY: all check format-check install uninstall clean FORCE
+.PHONY: all check check-valgrind format-check install uninstall clean FORCE
 .SECONDARY: $(UNIT_TESTS:=.o)
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)
