@@ -491,6 +491,37 @@ static int read_all(int fd, void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
+/* Two pipes, then a fork; on failure, why is in st and nothing is left
+ * open. */
+static pid_t fork_piped(int a[2], int b[2], struct follow_start *st)
+{
+	pid_t pid = -1;
+	int e;
+
+	if (pipe2(a, O_CLOEXEC) < 0) {
+		e = errno;
+		goto fail;
+	}
+	if (pipe2(b, O_CLOEXEC) < 0) {
+		e = errno;
+		close(a[0]);
+		close(a[1]);
+		goto fail;
+	}
+	fflush(NULL);
+	if ((pid = fork()) >= 0)
+		return pid;
+	e = errno;
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+fail:
+	st->why = FOLLOW_NO_HELPER;
+	st->err = e;
+	return -1;
+}
+
 static pid_t tracer_of_self(void)
 {
 	char buf[4096], *p;
@@ -519,17 +550,8 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all)
 		st->why = FOLLOW_TRACED;
 		return -1;
 	}
-	if (pipe2(up, O_CLOEXEC) < 0 || pipe2(down, O_CLOEXEC) < 0) {
-		st->why = FOLLOW_NO_HELPER;
-		st->err = errno;
+	if ((mid = fork_piped(up, down, st)) < 0)
 		return -1;
-	}
-	fflush(NULL);
-	if ((mid = fork()) < 0) {
-		st->why = FOLLOW_NO_HELPER;
-		st->err = errno;
-		return -1;
-	}
 	if (mid == 0) {
 		/* The intermediate: a new session, the helper, and gone, so
 		 * the helper is nobody's child the command knows of. */
@@ -628,17 +650,8 @@ int follow_parent(const struct follow_ops *ops, char **command,
 
 	memset(st, 0, sizeof(*st));
 	*exec_error = 0;
-	if (pipe2(gate, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
-		st->why = FOLLOW_NO_HELPER;
-		st->err = errno;
+	if ((child = fork_piped(gate, err, st)) < 0)
 		return -1;
-	}
-	fflush(NULL);
-	if ((child = fork()) < 0) {
-		st->why = FOLLOW_NO_HELPER;
-		st->err = errno;
-		return -1;
-	}
 	if (child == 0) {
 		char go;
 

@@ -70,7 +70,8 @@ static double now_ms(void)
 
 /* --- messages and exits ------------------------------------------------ */
 
-static void vmessage(const char *fmt, va_list ap)
+static void __attribute__((format(printf, 1, 0)))
+vmessage(const char *fmt, va_list ap)
 {
 	fputs("pinrun: ", stderr);
 	vfprintf(stderr, fmt, ap);

@@ -6,6 +6,8 @@
 #ifndef PINRUN_FUZZ_H
 #define PINRUN_FUZZ_H
 
+#include <fcntl.h>
+#include <sanitizer/common_interface_defs.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,12 +20,31 @@
 #include "policy.h"
 #include "topotree.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Where reports go: the stderr the harness started with. topology.c sends
+ * stderr to /dev/null while hwloc loads, and a crash inside hwloc must not
+ * go unreported. */
+static int fuzz_report_fd = 2;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	int fd = fcntl(2, F_DUPFD_CLOEXEC, 10);
+
+	(void)argc;
+	(void)argv;
+	if (fd >= 0) {
+		fuzz_report_fd = fd;
+		__sanitizer_set_report_fd((void *)(intptr_t)fd);
+	}
+	return 0;
+}
 
 #define FUZZ_CHECK(cond)                                                       \
 	do {                                                                   \
 		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n",           \
+			dprintf(fuzz_report_fd, "%s:%d: check failed: %s\n",   \
 				__FILE__, __LINE__, #cond);                    \
 			abort();                                               \
 		}                                                              \
@@ -91,8 +112,9 @@ static inline void fuzz_check_cover(const struct topology *t,
 		if (location_parse(t, word, &one, &le) < 0) {
 			if (!strict)
 				continue;
-			fprintf(stderr, "'%s' does not parse back (error %d)\n",
-				word, (int)le.code);
+			dprintf(fuzz_report_fd,
+				"'%s' does not parse back (error %d)\n", word,
+				(int)le.code);
 			abort();
 		}
 		cpulist_or(&back, &back, &one);
@@ -100,7 +122,8 @@ static inline void fuzz_check_cover(const struct topology *t,
 	if (strict && !cpulist_equal(&back, set)) {
 		char *want = cpulist_str(set), *got = cpulist_str(&back);
 
-		fprintf(stderr, "cover of %s parses back as %s\n", want, got);
+		dprintf(fuzz_report_fd, "cover of %s parses back as %s\n", want,
+			got);
 		abort();
 	}
 	free(text);
@@ -142,8 +165,8 @@ static inline void fuzz_check_plan(const struct topology *t,
 			FUZZ_CHECK(plan.slot_start[i + 1] <= count);
 			for (unsigned k = plan.slot_start[i];
 			     k < plan.slot_start[i + 1]; k++)
-				FUZZ_CHECK(cpulist_has(&plan.cpus,
-						       plan.slot_cpus[k]));
+				FUZZ_CHECK(
+				    cpulist_has(&plan.cpus, plan.slot_cpus[k]));
 		}
 	}
 	fuzz_check_cover(t, &plan.cpus, strict);

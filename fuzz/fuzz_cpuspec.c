@@ -54,8 +54,8 @@ static struct topology *groups(void)
 				int co = tree_add(t, TOPO_CORE, g1, -1, cpu);
 
 				for (int u = 0; u < 2; u++) {
-					int pu = tree_add(t, TOPO_PU, co, -1,
-							  cpu);
+					int pu =
+					    tree_add(t, TOPO_PU, co, -1, cpu);
 
 					tree_set_kind(t, pu, k == 0 ? 1 : 0);
 					cpu += 5;
@@ -236,9 +236,9 @@ static void check_location(const struct topology *t, const char *spec)
 			break;
 		}
 		FUZZ_CHECK(err.type < TOPO_NTYPES);
-		FUZZ_CHECK(err.parent == -1 ||
-			   (err.parent >= 0 &&
-			    (unsigned)err.parent < t->nobjs));
+		FUZZ_CHECK(
+		    err.parent == -1 ||
+		    (err.parent >= 0 && (unsigned)err.parent < t->nobjs));
 		if (err.code == LOCATION_E_GROUPS)
 			FUZZ_CHECK(err.value >= 2);
 		return;
@@ -287,9 +287,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < NTOPOS; i++)
 		check_location(topos[i], spec);
 	/* As pinrun reads it. */
-	r = syntax == CPULIST_SYNTAX_LIST   ? cpulist_parse_list(spec, &set, &err)
-	    : syntax == CPULIST_SYNTAX_MASK ? cpulist_parse_mask(spec, &set, &err)
-					    : -1;
+	r = syntax == CPULIST_SYNTAX_LIST ? cpulist_parse_list(spec, &set, &err)
+	    : syntax == CPULIST_SYNTAX_MASK
+		? cpulist_parse_mask(spec, &set, &err)
+		: -1;
 	if (r == 0)
 		for (int i = 0; i < NTOPOS; i++)
 			check_cpus_policy(topos[i], &set);

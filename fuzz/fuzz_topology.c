@@ -76,27 +76,39 @@ static bool hwloc_xml_known_crash(const char *p)
 			return false;
 		p++;
 	}
-	return sscanf(p, "<topology version=\"%u.%u\">", &major, &minor) ==
-		   2 &&
+	return sscanf(p, "<topology version=\"%u.%u\">", &major, &minor) == 2 &&
 	       !strchr(p, '>');
 }
 
-/* One scratch file per process, reused for every input. */
+static void remove_scratch(void);
+
+/* One scratch file per process, reused for every input: in /tmp, or in
+ * $PINRUN_FUZZ_SCRATCH (scripts/fuzz points it at its run directory, as
+ * libFuzzer's fork mode starts many processes). */
 static const char *scratch(void)
 {
-	static char path[64];
+	static char path[4096];
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/pinrun-fuzz-%ld",
-			 (long)getpid());
+	if (!path[0]) {
+		const char *dir = getenv("PINRUN_FUZZ_SCRATCH");
+
+		snprintf(path, sizeof(path), "%s/fuzz_topology.%ld",
+			 dir && *dir ? dir : "/tmp", (long)getpid());
+		atexit(remove_scratch);
+	}
 	return path;
 }
 
-static void write_scratch(const uint8_t *data, size_t size,
-			  const uint8_t *tail, size_t tail_size)
+static void remove_scratch(void)
 {
-	int fd = open(scratch(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		      0600);
+	unlink(scratch());
+}
+
+static void write_scratch(const uint8_t *data, size_t size, const uint8_t *tail,
+			  size_t tail_size)
+{
+	int fd =
+	    open(scratch(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	FUZZ_CHECK(fd >= 0);
 	/* cache_load reads only a file nobody else may write. */

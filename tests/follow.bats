@@ -1052,6 +1052,8 @@ make_suid() {
 	assert_failure 1
 	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c 'exit 42'
 	assert_failure 42
+	# valgrind itself decides how a PID 1 it runs ends on a signal
+	[ "${PINRUN_UNDER_VALGRIND:-}" != 1 ] || return 0
 	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c 'kill -TERM $$'
 	assert_failure 143
 	[ -z "$stderr" ] || fail "stderr: $stderr"
@@ -1285,6 +1287,8 @@ $(cat "$r")"
 	run sh -c 'echo $$; exec "$1" --follow --spread -- sh -c "echo \$\$"' sh "$PINRUN"
 	assert_success
 	[ "${lines[0]}" = "${lines[1]}" ] || fail "pid changed: $output"
+	# valgrind adds variables and descriptors of its own to the command
+	[ "${PINRUN_UNDER_VALGRIND:-}" != 1 ] || return 0
 	run env -i PATH="$PATH" A=1 "$PINRUN" --follow --spread -- env
 	assert_success
 	assert_output "$(env -i PATH="$PATH" A=1 env)"
