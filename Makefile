@@ -40,7 +40,8 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -M
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o location.o tidmap.o slots.o
-OBJS := pinrun.o host.o topology.o cache.o follow.o report.o $(PURE_OBJS)
+OBJS := pinrun.o host.o topology.o cache.o follow.o report.o launcher.o \
+	$(PURE_OBJS)
 UNIT_TESTS := tests/unit/test_cpulist tests/unit/test_policy \
 	tests/unit/test_location
 HELPERS := $(patsubst %.c,%,$(wildcard tests/helpers/*.c))

@@ -26,6 +26,7 @@
 #include "cpulist.h"
 #include "follow.h"
 #include "host.h"
+#include "launcher.h"
 #include "location.h"
 #include "pinrun.h"
 #include "policy.h"
@@ -400,118 +401,42 @@ static void check_combinations(const struct options *o)
 			    "or drop --topology to run the command here");
 }
 
-/* A count or rank from a launcher's variable: a decimal number. */
-static bool env_number(const char *name, unsigned long *out)
-{
-	const char *v = getenv(name);
-
-	return v && parse_number(v, UINT_MAX, out);
-}
-
-/* Slurm's local task count: this node's entry of a list such as
- * "2(x3),1" (SLURM_STEP_TASKS_PER_NODE), picked by SLURM_NODEID. */
-static bool slurm_local_count(unsigned long *count)
-{
-	const char *list = getenv("SLURM_STEP_TASKS_PER_NODE");
-	unsigned long node, n, times, at = 0;
-	char *end;
-
-	if (env_number("SLURM_NTASKS_PER_NODE", count))
-		return true;
-	if (!list)
-		list = getenv("SLURM_TASKS_PER_NODE");
-	if (!list || !env_number("SLURM_NODEID", &node))
-		return false;
-	while (*list) {
-		n = strtoul(list, &end, 10);
-		if (end == list)
-			return false;
-		times = 1;
-		if (!strncmp(end, "(x", 2)) {
-			times = strtoul(end + 2, &end, 10);
-			if (*end++ != ')')
-				return false;
-		}
-		if (node < at + times) {
-			*count = n;
-			return true;
-		}
-		at += times;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return false;
-		list = end;
-	}
-	return false;
-}
-
-/* --share I/N, or auto (auto/N for GNU parallel's job slot): the local
- * rank and size the launcher exports. Ranks count from 0, shares from 1. */
+/* --share: the part, given or read from the launcher's variables. */
 static void parse_share(struct options *o)
 {
-	static const char *const pairs[][2] = {
-		{ "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE" },
-		{ "MPI_LOCALRANKID", "MPI_LOCALNRANKS" },
-	};
-	unsigned long i = 0, n = 0;
+	struct launcher_share sh;
+	enum launcher_err e;
 	const char *s = o->share;
-	char *end;
 
-	if (!strncmp(s, "auto", 4) && (!s[4] || s[4] == '/')) {
-		if (s[4] && !parse_number(s + 5, UINT_MAX, &n))
-			usage_error("invalid --share value '%s': expected "
-				    "auto/N",
+	if (launcher_share(s, &sh, &e) < 0) {
+		switch (e) {
+		case LAUNCHER_E_SYNTAX:
+			usage_error("invalid --share value '%s': expected I/N "
+				    "(I from 1 to N), auto or auto/N",
 				    s);
-		for (size_t k = 0; k < 2 && !o->share_source[0]; k++)
-			if (env_number(pairs[k][0], &i) &&
-			    (n || env_number(pairs[k][1], &n)))
-				snprintf(
-				    o->share_source, sizeof(o->share_source),
-				    "%s=%lu, %s=%s", pairs[k][0], i,
-				    pairs[k][1],
-				    getenv(pairs[k][1]) ? getenv(pairs[k][1])
-							: "-");
-		if (!o->share_source[0] && env_number("SLURM_LOCALID", &i)) {
-			if (!n && !slurm_local_count(&n))
-				die("--share auto: SLURM_LOCALID is set, but "
-				    "not this node's task count "
-				    "(SLURM_STEP_TASKS_PER_NODE with "
-				    "SLURM_NODEID)");
-			snprintf(o->share_source, sizeof(o->share_source),
-				 "SLURM_LOCALID=%lu, %lu tasks on this node", i,
-				 n);
-		}
-		if (!o->share_source[0] && n &&
-		    env_number("PARALLEL_JOBSLOT", &i) && i > 0) {
-			snprintf(o->share_source, sizeof(o->share_source),
-				 "PARALLEL_JOBSLOT=%lu", i);
-			i = (i - 1) % n;
-		}
-		if (!o->share_source[0])
+		case LAUNCHER_E_NONE:
 			die("--share %s: none of the launcher variables is set "
 			    "(SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK, "
 			    "MPI_LOCALRANKID%s)",
 			    s,
-			    n ? ", PARALLEL_JOBSLOT"
-			      : "; or auto/N with "
-				"PARALLEL_JOBSLOT");
-		i++;
-	} else {
-		i = strtoul(s, &end, 10);
-		if (end == s || *end != '/' ||
-		    !parse_number(end + 1, UINT_MAX, &n))
-			usage_error("invalid --share value '%s': expected I/N "
-				    "(I from 1 to N) or auto",
-				    s);
+			    strchr(s, '/')
+				? ", PARALLEL_JOBSLOT"
+				: "; or auto/N with PARALLEL_JOBSLOT");
+		case LAUNCHER_E_SLURM_COUNT:
+			die("--share %s: SLURM_LOCALID is set, but not this "
+			    "node's task count (SLURM_STEP_TASKS_PER_NODE with "
+			    "SLURM_NODEID)",
+			    s);
+		default:
+			die("invalid --share: part %lu of %lu (parts count "
+			    "from 1 to the number of parts)%s%s",
+			    sh.index, sh.count, sh.source[0] ? ", from " : "",
+			    sh.source);
+		}
 	}
-	if (n == 0 || i == 0 || i > n)
-		die("invalid --share: part %lu of %lu (parts count from 1 to "
-		    "the number of parts)%s%s%s",
-		    i, n, o->share_source[0] ? ", from " : "", o->share_source,
-		    "");
-	o->share_index = (unsigned)i;
-	o->share_count = (unsigned)n;
+	o->share_index = (unsigned)sh.index;
+	o->share_count = (unsigned)sh.count;
+	snprintf(o->share_source, sizeof(o->share_source), "%s", sh.source);
 }
 
 /* getopt_long's complaint, worded as util-linux words it. */

@@ -66,11 +66,12 @@ setup() {
 }
 
 @test "bad --share values" {
-	bad_usage "invalid --share value 'x': expected I/N (I from 1 to N) or auto" --share x --hot -n
-	bad_usage "invalid --share value '1/': expected I/N (I from 1 to N) or auto" --share 1/ --hot -n
+	bad_usage "invalid --share value 'x': expected I/N (I from 1 to N), auto or auto/N" --share x --hot -n
+	bad_usage "invalid --share value '1/': expected I/N (I from 1 to N), auto or auto/N" --share 1/ --hot -n
+	bad_usage "invalid --share value '-1/4': expected I/N (I from 1 to N), auto or auto/N" --share -1/4 --hot -n
 	bad "invalid --share: part 0 of 4 (parts count from 1 to the number of parts)" --share 0/4 --hot -n
 	bad "invalid --share: part 5 of 4 (parts count from 1 to the number of parts)" --share 5/4 --hot -n
-	bad_usage "invalid --share value 'auto/x': expected auto/N" --share auto/x --hot -n
+	bad_usage "invalid --share value 'auto/x': expected I/N (I from 1 to N), auto or auto/N" --share auto/x --hot -n
 }
 
 @test "--share auto with no launcher variable says which it looked for" {
