@@ -652,6 +652,10 @@ static struct topology *load(struct options *o)
 		die("cannot read the topology that %s names ('%s'): unset the "
 		    "variable, or fix it",
 		    topo_env_source(), getenv(topo_env_source()));
+	if (r == -EEXIST)
+		die("cannot read topology '%s': two of its PUs have the same CPU "
+		    "number",
+		    o->topology ? o->topology : "of this machine");
 	if (r == -E2BIG)
 		die("cannot read topology '%s': it has more than %d CPUs, or "
 		    "CPU numbers beyond %d",

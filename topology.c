@@ -441,7 +441,7 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	{
 		cpulist_add(&t->complete, (unsigned)pu);
 	}
-	if (tree_finish(t) < 0)
+	if ((err = tree_finish(t)) < 0)
 		goto destroy;
 	copy_kinds(t, h);
 	t->this_system = kind == TOPO_SRC_LIVE && hw.is_thissystem(h);

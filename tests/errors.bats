@@ -99,6 +99,7 @@ setup() {
 	assert_failure 125
 	[ "$stderr" = "pinrun: cannot read topology '$BATS_TEST_TMPDIR/fifo': not an hwloc XML topology" ]
 }
+@test "bad topology: two PUs with one CPU number" { bad "cannot read topology '$BATS_TEST_DIRNAME/fixtures/duplicate-pu-numbers-4pu.xml': two of its PUs have the same CPU number" --hot -n --topology "$BATS_TEST_DIRNAME/fixtures/duplicate-pu-numbers-4pu.xml"; }
 @test "bad topology: too many CPUs for pinrun" { bad "cannot read topology 'pack:99999999 pu:99999999': it has more than 8192 CPUs, or CPU numbers beyond 8191" --hot -n --topology "pack:99999999 pu:99999999"; }
 @test "bad topology: CPU numbers beyond 8191" { bad "cannot read topology 'pack:2 core:2 pu:1(indexes=0,1,2,9000)': it has more than 8192 CPUs, or CPU numbers beyond 8191" --hot -n --topology "pack:2 core:2 pu:1(indexes=0,1,2,9000)"; }
 @test "bad hwloc variable: HWLOC_XMLFILE that cannot be read" { HWLOC_XMLFILE=/nonexistent bad "cannot read the topology that HWLOC_XMLFILE names ('/nonexistent'): unset the variable, or fix it" --spread -n; }
