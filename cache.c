@@ -193,12 +193,11 @@ static void put_string(struct writer *w, const char *s)
 	put(w, s, strlen(s));
 }
 
-int cache_store(const char *path, const char *key, const struct topology *t)
+int cache_encode(const char *key, const struct topology *t, void **buf,
+		 size_t *len)
 {
 	struct writer w = { 0 };
-	char tmp[PATH_MAX], dir[PATH_MAX];
 	uint64_t sum;
-	int fd, r = 0;
 
 	put(&w, magic, sizeof(magic));
 	put32(&w, FORMAT);
@@ -228,17 +227,31 @@ int cache_store(const char *path, const char *key, const struct topology *t)
 		free(w.buf);
 		return -ENOMEM;
 	}
+	*buf = w.buf;
+	*len = w.len;
+	return 0;
+}
+
+int cache_store(const char *path, const char *key, const struct topology *t)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	void *buf;
+	size_t len;
+	int fd, r;
+
+	if ((r = cache_encode(key, t, &buf, &len)) < 0)
+		return r;
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
 	if ((r = cache_dir(dir, sizeof(dir))) < 0 ||
 	    (r = own_dir(dir, 1)) < 0) {
-		free(w.buf);
+		free(buf);
 		return r;
 	}
 	if ((fd = mkstemp(tmp)) < 0) {
-		free(w.buf);
+		free(buf);
 		return -errno;
 	}
-	if (write(fd, w.buf, w.len) != (ssize_t)w.len)
+	if (write(fd, buf, len) != (ssize_t)len)
 		r = errno ? -errno : -EIO;
 	if (close(fd) < 0 && !r)
 		r = -errno;
@@ -246,7 +259,7 @@ int cache_store(const char *path, const char *key, const struct topology *t)
 		r = -errno;
 	if (r)
 		unlink(tmp);
-	free(w.buf);
+	free(buf);
 	return r;
 }
 
@@ -368,12 +381,30 @@ static int decode(struct reader *rd, const char *key, struct topology **out)
 	return 0;
 }
 
+int cache_decode(const void *data, size_t len, const char *key,
+		 struct topology **out)
+{
+	const unsigned char *buf = data;
+	struct reader rd;
+	uint64_t sum;
+
+	*out = NULL;
+	if (len < sizeof(magic) + 4 + sizeof(sum))
+		return -EBADMSG;
+	memcpy(&sum, buf + len - sizeof(sum), sizeof(sum));
+	if (memcmp(buf, magic, sizeof(magic)) ||
+	    sum != fnv1a(buf, len - sizeof(sum), FNV_START))
+		return -EBADMSG;
+	rd.p = buf + sizeof(magic);
+	rd.end = buf + len - sizeof(sum);
+	rd.bad = 0;
+	return get32(&rd) == FORMAT ? decode(&rd, key, out) : -ESTALE;
+}
+
 int cache_load(const char *path, const char *key, struct topology **out)
 {
 	struct stat st;
 	unsigned char *buf = NULL;
-	struct reader rd;
-	uint64_t sum;
 	int fd, r;
 
 	*out = NULL;
@@ -388,23 +419,15 @@ int cache_load(const char *path, const char *key, struct topology **out)
 	    (st.st_mode & 022))
 		goto out;
 	r = -EBADMSG;
-	if (st.st_size < (off_t)(sizeof(magic) + 4 + sizeof(sum)) ||
-	    st.st_size > 64 << 20)
+	if (st.st_size > 64 << 20)
 		goto out;
-	if (!(buf = malloc((size_t)st.st_size))) {
+	if (!(buf = malloc((size_t)st.st_size + 1))) {
 		r = -ENOMEM;
 		goto out;
 	}
 	if (read(fd, buf, (size_t)st.st_size) != st.st_size)
 		goto out;
-	memcpy(&sum, buf + st.st_size - sizeof(sum), sizeof(sum));
-	if (memcmp(buf, magic, sizeof(magic)) ||
-	    sum != fnv1a(buf, (size_t)st.st_size - sizeof(sum), FNV_START))
-		goto out;
-	rd.p = buf + sizeof(magic);
-	rd.end = buf + st.st_size - sizeof(sum);
-	rd.bad = 0;
-	r = get32(&rd) == FORMAT ? decode(&rd, key, out) : -ESTALE;
+	r = cache_decode(buf, (size_t)st.st_size, key, out);
 out:
 	free(buf);
 	close(fd);

@@ -33,4 +33,11 @@ int cache_load(const char *path, const char *key, struct topology **out);
  * concurrent launches never read a torn file. Returns 0 or -errno. */
 int cache_store(const char *path, const char *key, const struct topology *t);
 
+/* The same format in memory: to pass a topology between processes. The
+ * buffer is the caller's to free. */
+int cache_encode(const char *key, const struct topology *t, void **buf,
+		 size_t *len);
+int cache_decode(const void *buf, size_t len, const char *key,
+		 struct topology **out);
+
 #endif

@@ -614,6 +614,75 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 /* --- topology and request ---------------------------------------------- */
 
+/* A file or description from the user is read by hwloc in a child
+ * process, which hands the flattened topology back through a pipe: a
+ * malformed XML that crashes hwloc must not crash pinrun. Returns what
+ * topo_load would, or -ECHILD when the child died (-signal in *sig). */
+static int load_apart(enum topo_source_kind kind, const char *arg,
+		      struct topology **out)
+{
+	int fd[2], status, r = 0;
+	void *buf = NULL;
+	size_t len = 0, cap = 0;
+	pid_t child;
+
+	*out = NULL;
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return topo_load(kind, arg, out);
+	fflush(NULL);
+	if ((child = fork()) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return topo_load(kind, arg, out);
+	}
+	if (child == 0) {
+		struct topology *t;
+		size_t n = 0;
+
+		close(fd[0]);
+		if ((r = topo_load(kind, arg, &t)) == 0 &&
+		    (r = cache_encode("", t, &buf, &len)) == 0)
+			while (n < len) {
+				ssize_t w =
+				    write(fd[1], (char *)buf + n, len - n);
+
+				if (w <= 0)
+					_exit(1);
+				n += (size_t)w;
+			}
+		/* The error, as a small exit status: errno values fit. */
+		_exit(r < 0 ? -r : 0);
+	}
+	close(fd[1]);
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			void *more = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!more) {
+				r = -ENOMEM;
+				break;
+			}
+			buf = more;
+		}
+		if ((n = read(fd[0], (char *)buf + len, cap - len)) <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd[0]);
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status))
+		r = -ECHILD;
+	else if (!r && WEXITSTATUS(status))
+		r = -WEXITSTATUS(status);
+	else if (!r)
+		r = cache_decode(buf, len, "", out);
+	free(buf);
+	return r;
+}
+
 /* The topology from the cache when it holds this source under its current
  * key, else from hwloc (and then into the cache). */
 static struct topology *load(struct options *o)
@@ -632,7 +701,8 @@ static struct topology *load(struct options *o)
 		o->cache = "hit";
 		goto loaded;
 	}
-	r = topo_load(kind, o->topology, &t);
+	r = kind == TOPO_SRC_LIVE ? topo_load(kind, o->topology, &t)
+				  : load_apart(kind, o->topology, &t);
 
 	if (r == -EINVAL) {
 		static const char *const why[] = {
@@ -652,15 +722,19 @@ static struct topology *load(struct options *o)
 		die("cannot read the topology that %s names ('%s'): unset the "
 		    "variable, or fix it",
 		    topo_env_source(), getenv(topo_env_source()));
+	if (r == -ECHILD)
+		die("cannot read topology '%s': hwloc crashed reading it",
+		    o->topology);
 	if (r == -EEXIST)
-		die("cannot read topology '%s': two of its PUs have the same CPU "
+		die("cannot read topology '%s': two of its PUs have the same "
+		    "CPU "
 		    "number",
 		    o->topology ? o->topology : "of this machine");
 	if (r == -E2BIG)
-		die("cannot read topology '%s': it has more than %d CPUs, or "
-		    "CPU numbers beyond %d",
+		die("cannot read topology '%s': too large for pinrun (at most "
+		    "%d CPUs, numbered below %d, and %d children per object)",
 		    o->topology ? o->topology : "of this machine", CPULIST_MAX,
-		    CPULIST_MAX - 1);
+		    CPULIST_MAX, 2048);
 	if (r < 0 && kind == TOPO_SRC_LIVE)
 		die("cannot read this machine's topology: %s", strerror(-r));
 	if (r < 0)

@@ -241,29 +241,40 @@ static void env_pop(struct env_override *v, size_t n)
 	}
 }
 
-/* hwloc would spend hours building "pack:99999999 pu:99999999" (and
- * inserting siblings costs it the cube of their number): count the PUs a
- * synthetic description makes before handing it over. */
+/* hwloc would spend hours building "pack:99999999 pu:99999999", and
+ * inserting siblings costs it the cube of their number (4096 PUs under one
+ * object: 3 s; 8192: 20 s): count what a synthetic description makes
+ * before handing it over. A level is "type:count" or a bare count, the
+ * count decimal or 0x hex as hwloc reads it. */
+#define SYNTHETIC_MAX_ARITY 2048
+
 static bool synthetic_too_big(const char *desc)
 {
 	unsigned long long pus = 1;
 	const char *p = desc;
 
-	while (*p) {
-		const char *colon = strchr(p, ':');
+	for (;;) {
+		const char *word, *colon;
 		unsigned long long n;
 		char *end;
+		size_t len;
 
-		p += strspn(p, " \t");
-		if (!colon || colon > p + strcspn(p, " \t"))
+		p += strspn(p, " \t\n");
+		if (!*p)
 			break;
-		n = strtoull(colon + 1, &end, 10);
-		if (end == colon + 1)
-			break;
+		word = p;
+		len = strcspn(p, " \t\n");
+		p += len;
+		colon = memchr(word, ':', len);
+		errno = 0;
+		n = strtoull(colon ? colon + 1 : word, &end, 0);
+		if (end == (colon ? colon + 1 : word))
+			continue; /* not a level: hwloc will judge it */
+		if (errno || n > SYNTHETIC_MAX_ARITY)
+			return true;
 		if (n && pus > CPULIST_MAX / n)
 			return true;
 		pus *= n ? n : 1;
-		p = end + strcspn(end, " \t");
 	}
 	return pus > CPULIST_MAX;
 }

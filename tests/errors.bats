@@ -100,8 +100,17 @@ setup() {
 	[ "$stderr" = "pinrun: cannot read topology '$BATS_TEST_TMPDIR/fifo': not an hwloc XML topology" ]
 }
 @test "bad topology: two PUs with one CPU number" { bad "cannot read topology '$BATS_TEST_DIRNAME/fixtures/duplicate-pu-numbers-4pu.xml': two of its PUs have the same CPU number" --hot -n --topology "$BATS_TEST_DIRNAME/fixtures/duplicate-pu-numbers-4pu.xml"; }
-@test "bad topology: too many CPUs for pinrun" { bad "cannot read topology 'pack:99999999 pu:99999999': it has more than 8192 CPUs, or CPU numbers beyond 8191" --hot -n --topology "pack:99999999 pu:99999999"; }
-@test "bad topology: CPU numbers beyond 8191" { bad "cannot read topology 'pack:2 core:2 pu:1(indexes=0,1,2,9000)': it has more than 8192 CPUs, or CPU numbers beyond 8191" --hot -n --topology "pack:2 core:2 pu:1(indexes=0,1,2,9000)"; }
+@test "bad topology: too many CPUs for pinrun" { bad "cannot read topology 'pack:99999999 pu:99999999': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "pack:99999999 pu:99999999"; }
+@test "bad topology: CPU numbers beyond 8191" { bad "cannot read topology 'pack:2 core:2 pu:1(indexes=0,1,2,9000)': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "pack:2 core:2 pu:1(indexes=0,1,2,9000)"; }
+@test "bad topology: too many CPUs counted in hex, or in levels without a type" {
+	bad "cannot read topology 'pack:1 pu:0x2001': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "pack:1 pu:0x2001"
+	bad "cannot read topology '2 pu:8192': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "2 pu:8192"
+	bad "cannot read topology 'pu:4096': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "pu:4096"
+}
+@test "bad topology: an XML that crashes hwloc" {
+	tail -c +2 "$BATS_TEST_DIRNAME/../fuzz/regressions/topology/crash-hwloc-xml-bitmap-set" >"$BATS_TEST_TMPDIR/crash.xml"
+	bad "cannot read topology '$BATS_TEST_TMPDIR/crash.xml': hwloc crashed reading it" --hot -n --topology "$BATS_TEST_TMPDIR/crash.xml"
+}
 @test "bad hwloc variable: HWLOC_XMLFILE that cannot be read" { HWLOC_XMLFILE=/nonexistent bad "cannot read the topology that HWLOC_XMLFILE names ('/nonexistent'): unset the variable, or fix it" --spread -n; }
 @test "bad hwloc variable: HWLOC_SYNTHETIC that is not one" { HWLOC_SYNTHETIC=garbage bad "cannot read the topology that HWLOC_SYNTHETIC names ('garbage'): unset the variable, or fix it" --spread -n; }
 @test "bad hwloc variable: HWLOC_FSROOT without sysfs" { HWLOC_FSROOT=/etc bad "cannot read the topology that HWLOC_FSROOT names ('/etc'): unset the variable, or fix it" --spread -n; }
