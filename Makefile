@@ -3,7 +3,7 @@
 #   make check           unit tests and the bats suites
 #   make WERROR=1        warnings are errors (CI)
 #   make SAN=1 check     everything under ASan+UBSan
-#   make install PREFIX=/usr DESTDIR=/tmp/stage
+#   make install PREFIX=/usr DESTDIR=/tmp/stage   (pinrun, pinrun-compare)
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -85,18 +85,24 @@ check-valgrind: pinrun $(UNIT_TESTS) $(HELPERS)
 
 format-check:
 	clang-format --dry-run -Werror *.c *.h tests/unit/*.c tests/unit/*.h \
-		tests/helpers/*.c scripts/*.c
+		tests/helpers/*.c scripts/*.c fuzz/*.c fuzz/*.h examples/http/*.c
 
 install: pinrun
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(COMPLETIONDIR)
 	$(INSTALL) -m 755 pinrun $(DESTDIR)$(BINDIR)/pinrun
+	$(INSTALL) -m 755 scripts/pinrun-compare \
+		$(DESTDIR)$(BINDIR)/pinrun-compare
 	$(INSTALL) -m 644 man/pinrun.1 $(DESTDIR)$(MANDIR)/man1/pinrun.1
+	$(INSTALL) -m 644 man/pinrun-compare.1 \
+		$(DESTDIR)$(MANDIR)/man1/pinrun-compare.1
 	$(INSTALL) -m 644 completion/pinrun.bash \
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/pinrun $(DESTDIR)$(MANDIR)/man1/pinrun.1 \
+	rm -f $(DESTDIR)$(BINDIR)/pinrun $(DESTDIR)$(BINDIR)/pinrun-compare \
+		$(DESTDIR)$(MANDIR)/man1/pinrun.1 \
+		$(DESTDIR)$(MANDIR)/man1/pinrun-compare.1 \
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun
 
 clean:
