@@ -205,6 +205,13 @@ needs_two_cpus() {
 4,2,measure,hot,ok,SIGINT,40,higher"
 }
 
+@test "compare: a command that ignores SIGINT is stopped with SIGTERM after its metric" {
+	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none --format csv --metric 'sleep 0.5; echo 3' -- \
+		sh -c 'trap "" INT; while :; do sleep 0.1; done'
+	assert_success
+	assert_line --index 1 --regexp '^1,1,measure,none,ok,SIGTERM,2\.[5-9][0-9]*,.*,3,lower,$'
+}
+
 @test "compare: a metric that prints no number, or fails, fails the run" {
 	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none --metric 'echo 12; echo n/a' -- sleep 30
 	assert_failure 3
@@ -319,6 +326,21 @@ ratio: Hodges-Lehmann estimate of placement / baseline (none); CI: Mann-Whitney,
 	assert_line --index 2 "spread        8       0   0.500  0.485  0.515  0.008  0.250  [0.245, 0.255]  faster"
 	assert_line --index 3 "none          8       0   1.000  0.970  1.030  0.015  0.500  [0.490, 0.510]  faster"
 	assert_line --index 4 "hot           8       0   2.000  1.940  2.060  0.030  1.000  -               baseline"
+}
+
+@test "compare: the tables of docs/results.md are those of the recorded runs" {
+	local doc=$BATS_TEST_DIRNAME/../docs/results.md f want got
+	for f in results-configure.csv results-forkloop.csv results-http-prefork.csv results-http-fork.csv; do
+		run --separate-stderr "$COMPARE" --from "$f" --format markdown
+		assert_success
+		got=$(grep '^|' <<<"$output")
+		want=$(awk -v m="<!-- $f -->" '$0 == m { on = 1; next } on && /^\|/ { print; next } on { exit }' "$doc")
+		[ -n "$want" ] || fail "no table for $f in docs/results.md"
+		[ "$got" = "$want" ] || fail "$f: docs/results.md has
+$want
+and the runs give
+$got"
+	done
 }
 
 # --- formats ----------------------------------------------------------------
