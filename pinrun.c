@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -616,14 +617,19 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 /* A file or description from the user is read by hwloc in a child
  * process, which hands the flattened topology back through a pipe: a
- * malformed XML that crashes hwloc must not crash pinrun. Returns what
- * topo_load would, or -ECHILD when the child died (-signal in *sig). */
+ * malformed XML that crashes hwloc must not crash pinrun, nor one that
+ * keeps it busy hang it. Returns what topo_load would, -ECHILD when the
+ * child died, or -ETIMEDOUT when it ran past LOAD_LIMIT_S (the largest
+ * topology pinrun takes loads in well under a second). */
+#define LOAD_LIMIT_S 20
+
 static int load_apart(enum topo_source_kind kind, const char *arg,
 		      struct topology **out)
 {
 	int fd[2], status, r = 0;
 	void *buf = NULL;
 	size_t len = 0, cap = 0;
+	struct timespec start;
 	pid_t child;
 
 	*out = NULL;
@@ -654,9 +660,22 @@ static int load_apart(enum topo_source_kind kind, const char *arg,
 		_exit(r < 0 ? -r : 0);
 	}
 	close(fd[1]);
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
+		struct pollfd pfd = { .fd = fd[0], .events = POLLIN };
+		struct timespec now;
+		long left_ms;
 		ssize_t n;
 
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left_ms = LOAD_LIMIT_S * 1000L -
+			  ((now.tv_sec - start.tv_sec) * 1000L +
+			   (now.tv_nsec - start.tv_nsec) / 1000000L);
+		if (left_ms <= 0 || (poll(&pfd, 1, (int)left_ms) == 0)) {
+			kill(child, SIGKILL);
+			r = -ETIMEDOUT;
+			break;
+		}
 		if (len == cap) {
 			void *more = realloc(buf, cap = cap ? cap * 2 : 65536);
 
@@ -666,18 +685,23 @@ static int load_apart(enum topo_source_kind kind, const char *arg,
 			}
 			buf = more;
 		}
-		if ((n = read(fd[0], (char *)buf + len, cap - len)) <= 0)
+		n = read(fd[0], (char *)buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
 	close(fd[0]);
 	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 		;
-	if (WIFSIGNALED(status))
+	if (r == -ETIMEDOUT || r == -ENOMEM)
+		;
+	else if (WIFSIGNALED(status))
 		r = -ECHILD;
-	else if (!r && WEXITSTATUS(status))
+	else if (WEXITSTATUS(status))
 		r = -WEXITSTATUS(status);
-	else if (!r)
+	else
 		r = cache_decode(buf, len, "", out);
 	free(buf);
 	return r;
@@ -725,6 +749,10 @@ static struct topology *load(struct options *o)
 	if (r == -ECHILD)
 		die("cannot read topology '%s': hwloc crashed reading it",
 		    o->topology);
+	if (r == -ETIMEDOUT)
+		die("cannot read topology '%s': hwloc was still reading it "
+		    "after %d seconds",
+		    o->topology, LOAD_LIMIT_S);
 	if (r == -EEXIST)
 		die("cannot read topology '%s': two of its PUs have the same "
 		    "CPU "

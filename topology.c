@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <hwloc.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,39 +245,59 @@ static void env_pop(struct env_override *v, size_t n)
 /* hwloc would spend hours building "pack:99999999 pu:99999999", and
  * inserting siblings costs it the cube of their number (4096 PUs under one
  * object: 3 s; 8192: 20 s): count what a synthetic description makes
- * before handing it over. A level is "type:count" or a bare count, the
- * count decimal or 0x hex as hwloc reads it. */
+ * before handing it over, reading it as hwloc 2.x's parser does. A level
+ * is a bare count, or a type whose count follows the next ':' wherever it
+ * is; a count is strtoul's, base 0 ("0x100", "010"), and the next level
+ * starts where it ends, even with no space ("pack:2pu:4"); "(attributes)"
+ * and "[memory levels]" make no PU. Anything hwloc would refuse may be
+ * counted too: the bound only has to be high enough. */
 #define SYNTHETIC_MAX_ARITY 2048
 
-static bool synthetic_too_big(const char *desc)
+unsigned long long topo_synthetic_pus(const char *desc)
 {
 	unsigned long long pus = 1;
 	const char *p = desc;
 
-	for (;;) {
-		const char *word, *colon;
+	while (*p) {
 		unsigned long long n;
+		const char *close;
 		char *end;
-		size_t len;
 
-		p += strspn(p, " \t\n");
-		if (!*p)
-			break;
-		word = p;
-		len = strcspn(p, " \t\n");
-		p += len;
-		colon = memchr(word, ':', len);
+		if (*p == ' ' || (*p >= '\t' && *p <= '\r')) {
+			p++;
+			continue;
+		}
+		if (*p == '[' || *p == '(') {
+			close = strchr(p, *p == '[' ? ']' : ')');
+			if (!close)
+				break; /* hwloc refuses it */
+			p = close + 1;
+			continue;
+		}
+		if (*p < '0' || *p > '9') {
+			if (!(close = strchr(p, ':')))
+				break; /* a type without a count: refused */
+			p = close + 1;
+		}
 		errno = 0;
-		n = strtoull(colon ? colon + 1 : word, &end, 0);
-		if (end == (colon ? colon + 1 : word))
-			continue; /* not a level: hwloc will judge it */
+		n = strtoull(p, &end, 0);
+		if (end == p) {
+			p++;
+			continue;
+		}
 		if (errno || n > SYNTHETIC_MAX_ARITY)
-			return true;
+			return ULLONG_MAX;
 		if (n && pus > CPULIST_MAX / n)
-			return true;
+			return ULLONG_MAX;
 		pus *= n ? n : 1;
+		p = end;
 	}
-	return pus > CPULIST_MAX;
+	return pus;
+}
+
+static bool synthetic_too_big(const char *desc)
+{
+	return topo_synthetic_pus(desc) > CPULIST_MAX;
 }
 
 const char *topo_env_source(void)

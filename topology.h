@@ -23,6 +23,11 @@ enum topo_source_kind topo_source_kind(const char *arg);
 int topo_load(enum topo_source_kind kind, const char *arg,
 	      struct topology **out);
 
+/* An upper bound on the PUs hwloc would make from a synthetic
+ * description, ULLONG_MAX for one with a level over 2048 objects. topo_load
+ * refuses those beyond CPULIST_MAX with -E2BIG before hwloc sees them. */
+unsigned long long topo_synthetic_pus(const char *desc);
+
 /* The hwloc variable that replaces this machine's topology
  * (HWLOC_FSROOT, HWLOC_SYNTHETIC or HWLOC_XMLFILE, in hwloc's order of
  * precedence), or NULL. topo_load returns -EBADR when hwloc cannot use

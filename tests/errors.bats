@@ -107,6 +107,22 @@ setup() {
 	bad "cannot read topology '2 pu:8192': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "2 pu:8192"
 	bad "cannot read topology 'pu:4096': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "pu:4096"
 }
+# hwloc reads "02811" as octal 02 then a level of 811, and a level right
+# after a count with no space between them (found by fuzzing).
+@test "bad topology: too many CPUs in octal counts, or in levels run together" {
+	bad "cannot read topology 'pack:02811 9 1': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "pack:02811 9 1"
+	bad "cannot read topology 'pack:53pu:1000': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --hot -n --topology "pack:53pu:1000"
+	HWLOC_SYNTHETIC="02811 9 1" bad "cannot read the topology that HWLOC_SYNTHETIC names ('02811 9 1'): unset the variable, or fix it" --spread -n
+	run "$PINRUN" --topology "pack:2pu:4" --spread -n
+	assert_success
+	assert_output "0-7"
+}
+# A sysfs tree whose files never end: hwloc blocks reading them.
+@test "bad topology: a source that hwloc is still reading after 20 seconds" {
+	mkdir -p "$BATS_TEST_TMPDIR/fs/sys/devices/system/cpu"
+	mkfifo "$BATS_TEST_TMPDIR/fs/sys/devices/system/cpu/online" "$BATS_TEST_TMPDIR/fs/sys/devices/system/cpu/possible"
+	bad "cannot read topology '$BATS_TEST_TMPDIR/fs': hwloc was still reading it after 20 seconds" --hot -n --no-cache --topology "$BATS_TEST_TMPDIR/fs"
+}
 @test "bad topology: an XML that crashes hwloc" {
 	tail -c +2 "$BATS_TEST_DIRNAME/../fuzz/regressions/topology/crash-hwloc-xml-bitmap-set" >"$BATS_TEST_TMPDIR/crash.xml"
 	bad "cannot read topology '$BATS_TEST_TMPDIR/crash.xml': hwloc crashed reading it" --hot -n --topology "$BATS_TEST_TMPDIR/crash.xml"
