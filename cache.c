@@ -313,6 +313,7 @@ static int decode(struct reader *rd, const char *key, struct topology **out)
 	struct topology *t = tree_new("");
 	struct cpuset pus;
 	uint32_t n, klen = get32(rd);
+	int r;
 	const char *k = get_bytes(rd, klen);
 
 	if (!t)
@@ -373,9 +374,9 @@ static int decode(struct reader *rd, const char *key, struct topology **out)
 		tree_free(t);
 		return -EBADMSG;
 	}
-	if (tree_finish(t) < 0) {
+	if ((r = tree_finish(t)) < 0) {
 		tree_free(t);
-		return -ENOMEM;
+		return r == -ENOMEM ? r : -EBADMSG;
 	}
 	*out = t;
 	return 0;

@@ -758,6 +758,10 @@ static struct topology *load(struct options *o)
 		    "CPU "
 		    "number",
 		    o->topology ? o->topology : "of this machine");
+	if (r == -ELOOP)
+		die("cannot read topology '%s': it has an object inside another "
+		    "of its own type",
+		    o->topology ? o->topology : "of this machine");
 	if (r == -E2BIG)
 		die("cannot read topology '%s': too large for pinrun (at most "
 		    "%d CPUs, numbered below %d, and %d children per object)",

@@ -253,6 +253,29 @@ static void env_pop(struct env_override *v, size_t n)
  * counted too: the bound only has to be high enough. */
 #define SYNTHETIC_MAX_ARITY 2048
 
+/* Whether the "indexes=" list in the attributes [p, close) names only
+ * CPUs below CPULIST_MAX: hwloc allocates sets as large as the largest
+ * (gigabytes for "indexes=0,77777777777"). */
+static bool indexes_small(const char *p, const char *close)
+{
+	const char *list = strstr(p, "indexes=");
+
+	if (!list || list > close)
+		return true;
+	for (p = list + 8; p < close; p++)
+		if (*p >= '0' && *p <= '9') {
+			char *end;
+			unsigned long long n;
+
+			errno = 0;
+			n = strtoull(p, &end, 10);
+			if (errno || n >= CPULIST_MAX)
+				return false;
+			p = end - 1;
+		}
+	return true;
+}
+
 unsigned long long topo_synthetic_pus(const char *desc)
 {
 	unsigned long long pus = 1;
@@ -271,6 +294,8 @@ unsigned long long topo_synthetic_pus(const char *desc)
 			close = strchr(p, *p == '[' ? ']' : ')');
 			if (!close)
 				break; /* hwloc refuses it */
+			if (!indexes_small(p, close))
+				return ULLONG_MAX;
 			p = close + 1;
 			continue;
 		}
@@ -281,10 +306,8 @@ unsigned long long topo_synthetic_pus(const char *desc)
 		}
 		errno = 0;
 		n = strtoull(p, &end, 0);
-		if (end == p) {
-			p++;
-			continue;
-		}
+		if (end == p)
+			break; /* no count: refused */
 		if (errno || n > SYNTHETIC_MAX_ARITY)
 			return ULLONG_MAX;
 		if (n && pus > CPULIST_MAX / n)

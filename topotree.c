@@ -183,6 +183,15 @@ int tree_finish(struct topology *t)
 {
 	unsigned maxos = 0;
 
+	/* A core inside a core (hwloc makes one from a synthetic description
+	 * whose PU indexes repeat) has no meaning for a rule: only groups
+	 * nest. */
+	for (unsigned i = 0; i < t->nobjs; i++)
+		for (int a = t->objs[i].parent;
+		     t->objs[i].type != TOPO_GROUP && a != TOPO_NONE;
+		     a = t->objs[a].parent)
+			if (t->objs[a].type == t->objs[i].type)
+				return -ELOOP;
 	t->npus = 0;
 	for (unsigned i = 0; i < t->nobjs; i++)
 		if (t->objs[i].type == TOPO_PU) {

@@ -88,8 +88,9 @@ int tree_add(struct topology *t, enum topo_type type, int parent, int depth,
 int tree_add_numa(struct topology *t, int attach, unsigned os);
 /* Rank the CPU kind of a PU object (higher is faster). */
 void tree_set_kind(struct topology *t, int pu, int rank);
-/* Index the levels, PU ranges and lookups. Returns 0, -ENOMEM, or -EEXIST
- * when two PUs have the same CPU number. Sets usable to the PUs in the
+/* Index the levels, PU ranges and lookups. Returns 0, -ENOMEM, -EEXIST
+ * when two PUs have the same CPU number, or -ELOOP when an object other
+ * than a group lies inside another of its type. Sets usable to the PUs in the
  * tree, and complete too unless already larger. */
 int tree_finish(struct topology *t);
 void tree_free(struct topology *t);

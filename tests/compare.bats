@@ -59,7 +59,7 @@ needs_two_cpus() {
 }
 
 @test "compare: a failed write to stdout is an error (--help >/dev/full)" {
-	[ -w /dev/full ] || skip "no /dev/full"
+	[ -w /dev/full ] || skip_unless_works "no /dev/full"
 	run bash -c '"$1" --help >/dev/full' _ "$COMPARE"
 	assert_failure 2
 	assert_output "pinrun-compare: write error: No space left on device"
@@ -181,6 +181,19 @@ needs_two_cpus() {
 	run --separate-stderr "$COMPARE" -i -n 2 -w 0 --format csv -p none -- sh -c 'exit 4'
 	assert_success
 	assert_line --index 1 --regexp '^1,1,measure,none,ok,4,'
+}
+
+@test "compare: --ignore-status counts a run by its time whatever its exit status (long options)" {
+	run --separate-stderr "$COMPARE" --runs 2 --warmup 0 --placement none --placement hot \
+		--ignore-status --format csv -- sh -c 'exit 4'
+	assert_success
+	[ "${#lines[@]}" -eq 5 ]
+	run cut -d, -f1-6 <<<"$output"
+	assert_output "seq,round,phase,placement,status,exit
+1,1,measure,none,ok,4
+2,1,measure,hot,ok,4
+3,2,measure,none,ok,4
+4,2,measure,hot,ok,4"
 }
 
 @test "compare: --timeout kills a run and its children; it fails" {

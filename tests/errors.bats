@@ -117,6 +117,11 @@ setup() {
 	assert_success
 	assert_output "0-7"
 }
+# hwloc nests one core inside another when PU indexes repeat (found by
+# fuzzing: --spread planned nothing and exited 0).
+@test "bad topology: an object inside another of its own type" { bad "cannot read topology 'core:2 pu:2(indexes=2,2,2,0)': it has an object inside another of its own type" --spread -n --topology "core:2 pu:2(indexes=2,2,2,0)"; }
+# hwloc would allocate gigabytes for the set of such a CPU number.
+@test "bad topology: a huge CPU number in indexes=" { bad "cannot read topology 'pu:2(indexes=0,77777777777)': too large for pinrun (at most 8192 CPUs, numbered below 8192, and 2048 children per object)" --spread -n --topology "pu:2(indexes=0,77777777777)"; }
 # A sysfs tree whose files never end: hwloc blocks reading them.
 @test "bad topology: a source that hwloc is still reading after 20 seconds" {
 	mkdir -p "$BATS_TEST_TMPDIR/fs/sys/devices/system/cpu"
