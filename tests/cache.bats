@@ -91,7 +91,7 @@ cache_state() {
 }
 
 @test "a changed online mask is noticed (sysfs mounted over)" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || skip_unless_works "no unshare"
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root for a mount namespace"
 	"$PINRUN" --all --spread -n >/dev/null
 	echo 0 >"$BATS_TEST_TMPDIR/online"
@@ -168,7 +168,7 @@ cache_state() {
 }
 
 @test "an unwritable cache directory: no cache, no complaint, same plan" {
-	command -v setpriv >/dev/null || skip "no setpriv"
+	command -v setpriv >/dev/null || skip_unless_works "no setpriv"
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root to drop to nobody"
 	mkdir -p "$XDG_CACHE_HOME"
 	chmod 755 "$BATS_TEST_TMPDIR" "$XDG_CACHE_HOME"
@@ -187,7 +187,7 @@ cache_state() {
 }
 
 @test "a read-only home: no cache, no complaint, same plan" {
-	command -v unshare >/dev/null || skip "no unshare"
+	command -v unshare >/dev/null || skip_unless_works "no unshare"
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root for a mount namespace"
 	unset XDG_CACHE_HOME
 	mkdir "$BATS_TEST_TMPDIR/home"

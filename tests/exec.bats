@@ -278,7 +278,7 @@ err"
 }
 
 @test "--pid on a process pinrun may not touch: EPERM" {
-	command -v setpriv >/dev/null || skip "no setpriv"
+	command -v setpriv >/dev/null || skip_unless_works "no setpriv"
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root to drop to nobody"
 	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$PINRUN" --cpus "$FIRST" --pid 1
 	assert_failure 125

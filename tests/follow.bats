@@ -198,7 +198,7 @@ bash_reports() {
 # log and OUT one for the output of background jobs (which would otherwise
 # race with the prompt on the screen).
 tm_start() {
-	command -v tmux >/dev/null || skip "no tmux"
+	command -v tmux >/dev/null || skip_unless_works "no tmux"
 	local mode=$1 rc=$BATS_TEST_TMPDIR/bashrc-$1
 	TM=pf-$$-$BATS_TEST_NUMBER-$mode
 	LOG=$BATS_TEST_TMPDIR/log-$mode
@@ -361,8 +361,8 @@ state_of() {
 	needs_ptrace
 	local pattern d
 	pattern=$(cat /proc/sys/kernel/core_pattern)
-	[[ "$pattern" != "|"* && "$pattern" != */* ]] || skip "core_pattern sends cores elsewhere: $pattern"
-	(ulimit -c unlimited) 2>/dev/null || skip "cannot raise the core size limit"
+	[[ "$pattern" != "|"* && "$pattern" != */* ]] || skip_unless_works "core_pattern sends cores elsewhere: $pattern"
+	(ulimit -c unlimited) 2>/dev/null || skip_unless_works "cannot raise the core size limit"
 	mkdir "$BATS_TEST_TMPDIR/waiter"
 	# Built with ASan (make SAN=1), pinrun and the helpers would set their
 	# core limit to 0 at start, and the command would inherit it.
@@ -932,7 +932,7 @@ exit 9'
 
 @test "follow 31: pinrun --follow strace -o /dev/null true works (strace let go)" {
 	needs_ptrace
-	command -v strace >/dev/null || skip "no strace"
+	command -v strace >/dev/null || skip_unless_works "no strace"
 	run --separate-stderr "$PINRUN" --follow --spread -- strace -o /dev/null true
 	assert_success
 	assert_output ""
@@ -949,7 +949,7 @@ exit 9'
 
 @test "follow 33: under strace -f: one warning, status 7, the whole placement inherited" {
 	needs_ptrace
-	command -v strace >/dev/null || skip "no strace"
+	command -v strace >/dev/null || skip_unless_works "no strace"
 	load_slots --spread
 	run --separate-stderr strace -f -o /dev/null "$PINRUN" --follow --spread -- sh -c 'awk "/^Cpus_allowed_list/ { print \$2 }" /proc/self/status; exit 7'
 	assert_failure 7
@@ -999,7 +999,7 @@ exit 9'
 # nobody can reach; NOBODY: the command that runs a command as nobody.
 make_suid() {
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root to make a set-user-ID root program"
-	command -v setpriv >/dev/null || skip "no setpriv"
+	command -v setpriv >/dev/null || skip_unless_works "no setpriv"
 	SUID_DIR=$(mktemp -d /tmp/pinrun-follow-suid.XXXXXX)
 	SUID_DIR=$(realpath "$SUID_DIR")
 	chmod 755 "$SUID_DIR"
