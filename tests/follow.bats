@@ -30,7 +30,8 @@
 #
 # Job-control rows (9-18, 21, 44) run an interactive bash in a tmux pane and
 # compare the screen with the same keys typed without pinrun (pids written
-# N). They skip without tmux; rows 31 and 33 skip without strace.
+# N). They skip without tmux, rows 31 and 33 without strace (failures
+# under PINRUN_MUST_WORK=1, as in CI).
 
 # Shell code typed into a terminal or run by another shell is in single
 # quotes on purpose (SC2016); bats runs each test in a subshell (SC2030,
