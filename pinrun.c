@@ -1624,10 +1624,11 @@ static void follow_command(const struct options *o,
 	f.command_parent = getppid();
 	ops.keep_fd = fd;
 	ops.mask_bytes = f.slots.mask_bytes;
-	/* A stop costs several times less when the tracer shares the one
-	 * core of --hot with its tracees. */
-	if (o->req.kind == POLICY_HOT && cpulist_count(&plan->cpus) == 1)
-		hot = cpulist_next(&plan->cpus, -1);
+	/* A stop costs several times less when the tracer shares a core
+	 * with its tracee than when each stop wakes another CPU: the helper
+	 * stays on the first slot, the command's, where a chain of children
+	 * that their parents wait for runs. */
+	hot = cpulist_next(&first, -1);
 	if (getpid() == 1) {
 		/* No helper can work as PID 1: trace as the parent. */
 		f.command = 0;
