@@ -343,7 +343,7 @@ ratio: Hodges-Lehmann estimate of placement / baseline (none); CI: Mann-Whitney,
 
 @test "compare: the tables of docs/results.md are those of the recorded runs" {
 	local doc=$BATS_TEST_DIRNAME/../docs/results.md f want got
-	for f in results-configure.csv results-forkloop.csv results-http-prefork.csv results-http-fork.csv; do
+	for f in results-configure.csv results-forkloop.csv results-forkloop-helper-on-slot.csv results-http-prefork.csv results-http-fork.csv; do
 		run --separate-stderr "$COMPARE" --from "$f" --format markdown
 		assert_success
 		got=$(grep '^|' <<<"$output")
