@@ -619,8 +619,8 @@ static void parse_options(int argc, char **argv, struct options *o)
  * process, which hands the flattened topology back through a pipe: a
  * malformed XML that crashes hwloc must not crash pinrun, nor one that
  * keeps it busy hang it. Returns what topo_load would, -ECHILD when the
- * child died, or -ETIMEDOUT when it ran past LOAD_LIMIT_S (the largest
- * topology pinrun takes loads in well under a second). */
+ * child died before its result, or -ETIMEDOUT when it ran past LOAD_LIMIT_S
+ * (the largest topology pinrun takes loads in well under a second). */
 #define LOAD_LIMIT_S 20
 
 static int load_apart(enum topo_source_kind kind, const char *arg,
@@ -642,22 +642,25 @@ static int load_apart(enum topo_source_kind kind, const char *arg,
 		return topo_load(kind, arg, out);
 	}
 	if (child == 0) {
+		/* The result first, then the topology: a child that dies
+		 * before its result (a signal, or a sanitizer's report and
+		 * exit status) crashed, whatever its status says. */
 		struct topology *t;
 		size_t n = 0;
 
 		close(fd[0]);
-		if ((r = topo_load(kind, arg, &t)) == 0 &&
-		    (r = cache_encode("", t, &buf, &len)) == 0)
-			while (n < len) {
-				ssize_t w =
-				    write(fd[1], (char *)buf + n, len - n);
+		if ((r = topo_load(kind, arg, &t)) == 0)
+			r = cache_encode("", t, &buf, &len);
+		if (write(fd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		while (r == 0 && n < len) {
+			ssize_t w = write(fd[1], (char *)buf + n, len - n);
 
-				if (w <= 0)
-					_exit(1);
-				n += (size_t)w;
-			}
-		/* The error, as a small exit status: errno values fit. */
-		_exit(r < 0 ? -r : 0);
+			if (w <= 0)
+				_exit(1);
+			n += (size_t)w;
+		}
+		_exit(0);
 	}
 	close(fd[1]);
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -697,12 +700,14 @@ static int load_apart(enum topo_source_kind kind, const char *arg,
 		;
 	if (r == -ETIMEDOUT || r == -ENOMEM)
 		;
-	else if (WIFSIGNALED(status))
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) || len < sizeof(r))
 		r = -ECHILD;
-	else if (WEXITSTATUS(status))
-		r = -WEXITSTATUS(status);
-	else
-		r = cache_decode(buf, len, "", out);
+	else {
+		memcpy(&r, buf, sizeof(r));
+		if (r == 0)
+			r = cache_decode((char *)buf + sizeof(r),
+					 len - sizeof(r), "", out);
+	}
 	free(buf);
 	return r;
 }
@@ -759,8 +764,8 @@ static struct topology *load(struct options *o)
 		    "number",
 		    o->topology ? o->topology : "of this machine");
 	if (r == -ELOOP)
-		die("cannot read topology '%s': it has an object inside another "
-		    "of its own type",
+		die("cannot read topology '%s': it has an object inside "
+		    "another of its own type",
 		    o->topology ? o->topology : "of this machine");
 	if (r == -E2BIG)
 		die("cannot read topology '%s': too large for pinrun (at most "
