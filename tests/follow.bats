@@ -1276,10 +1276,13 @@ $(cat "$r")"
 
 @test "follow spec: --explain ends with one 'pinrun: follow:' line" {
 	needs_ptrace
-	run --separate-stderr "$PINRUN" --follow --spread --explain -- sh -c '/bin/true; echo ran'
-	assert_success
-	assert_output "ran"
-	[[ "${stderr_lines[-1]}" == "pinrun: follow:"* ]] || fail "stderr: $stderr"
+	local stderr
+	# The helper writes the line once the command has ended: read stderr
+	# through a pipe, to its end (bats' --separate-stderr reads a file as
+	# soon as the command's pid ends, and could miss it).
+	stderr=$("$PINRUN" --follow --spread --explain -- sh -c '/bin/true; echo ran' 2>&1 >"$BATS_TEST_TMPDIR/out")
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" "ran"
+	[[ "$(tail -n 1 <<<"$stderr")" == "pinrun: follow:"* ]] || fail "stderr: $stderr"
 	[ "$(grep -c '^pinrun: follow:' <<<"$stderr")" -eq 1 ] || fail "stderr: $stderr"
 }
 
