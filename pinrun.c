@@ -674,7 +674,10 @@ static int load_apart(enum topo_source_kind kind, const char *arg,
 		left_ms = LOAD_LIMIT_S * 1000L -
 			  ((now.tv_sec - start.tv_sec) * 1000L +
 			   (now.tv_nsec - start.tv_nsec) / 1000000L);
-		if (left_ms <= 0 || (poll(&pfd, 1, (int)left_ms) == 0)) {
+		if (left_ms > 0 && (n = poll(&pfd, 1, (int)left_ms)) < 0 &&
+		    errno == EINTR)
+			continue;
+		if (left_ms <= 0 || n == 0) {
 			kill(child, SIGKILL);
 			r = -ETIMEDOUT;
 			break;
@@ -712,6 +715,40 @@ static int load_apart(enum topo_source_kind kind, const char *arg,
 	return r;
 }
 
+/* Why a topology could not be read, in words, from load's error. */
+static const char *load_error(enum topo_source_kind kind, int r)
+{
+	static char msg[128];
+
+	switch (r) {
+	case -EINVAL:
+		return kind == TOPO_SRC_XML ? "not an hwloc XML topology"
+		       : kind == TOPO_SRC_SYNTHETIC ? "not a valid synthetic "
+						      "description"
+		       : kind == TOPO_SRC_FSROOT    ? "not a saved sysfs tree"
+						    : "hwloc could not read it";
+	case -ECHILD:
+		return "hwloc crashed reading it";
+	case -ETIMEDOUT:
+		snprintf(msg, sizeof(msg),
+			 "hwloc was still reading it after %d seconds",
+			 LOAD_LIMIT_S);
+		return msg;
+	case -EEXIST:
+		return "two of its PUs have the same CPU number";
+	case -ELOOP:
+		return "it has an object inside another of its own type";
+	case -E2BIG:
+		snprintf(msg, sizeof(msg),
+			 "too large for pinrun (at most %d CPUs, numbered "
+			 "below %d, and %d children per object)",
+			 CPULIST_MAX, CPULIST_MAX, 2048);
+		return msg;
+	default:
+		return strerror(-r);
+	}
+}
+
 /* The topology from the cache when it holds this source under its current
  * key, else from hwloc (and then into the cache). */
 static struct topology *load(struct options *o)
@@ -733,49 +770,16 @@ static struct topology *load(struct options *o)
 	r = kind == TOPO_SRC_LIVE ? topo_load(kind, o->topology, &t)
 				  : load_apart(kind, o->topology, &t);
 
-	if (r == -EINVAL) {
-		static const char *const why[] = {
-			[TOPO_SRC_LIVE] = "hwloc could not read it",
-			[TOPO_SRC_XML] = "not an hwloc XML topology",
-			[TOPO_SRC_SYNTHETIC] =
-			    "not a valid synthetic description",
-			[TOPO_SRC_FSROOT] = "not a saved sysfs tree",
-		};
-
-		if (kind == TOPO_SRC_LIVE)
-			die("cannot read this machine's topology: %s",
-			    why[kind]);
-		die("cannot read topology '%s': %s", o->topology, why[kind]);
-	}
 	if (r == -EBADR)
 		die("cannot read the topology that %s names ('%s'): unset the "
 		    "variable, or fix it",
 		    topo_env_source(), getenv(topo_env_source()));
-	if (r == -ECHILD)
-		die("cannot read topology '%s': hwloc crashed reading it",
-		    o->topology);
-	if (r == -ETIMEDOUT)
-		die("cannot read topology '%s': hwloc was still reading it "
-		    "after %d seconds",
-		    o->topology, LOAD_LIMIT_S);
-	if (r == -EEXIST)
-		die("cannot read topology '%s': two of its PUs have the same "
-		    "CPU "
-		    "number",
-		    o->topology ? o->topology : "of this machine");
-	if (r == -ELOOP)
-		die("cannot read topology '%s': it has an object inside "
-		    "another of its own type",
-		    o->topology ? o->topology : "of this machine");
-	if (r == -E2BIG)
-		die("cannot read topology '%s': too large for pinrun (at most "
-		    "%d CPUs, numbered below %d, and %d children per object)",
-		    o->topology ? o->topology : "of this machine", CPULIST_MAX,
-		    CPULIST_MAX, 2048);
 	if (r < 0 && kind == TOPO_SRC_LIVE)
-		die("cannot read this machine's topology: %s", strerror(-r));
+		die("cannot read this machine's topology: %s",
+		    load_error(kind, r));
 	if (r < 0)
-		die("cannot read topology '%s': %s", o->topology, strerror(-r));
+		die("cannot read topology '%s': %s", o->topology,
+		    load_error(kind, r));
 	if (cached)
 		o->cache = cache_store(path, key, t) == 0 ? "miss, stored"
 							  : "miss, not stored";

@@ -217,8 +217,8 @@ int tree_finish(struct topology *t)
 		while (c != TOPO_NONE && t->objs[c].type != TOPO_CORE)
 			c = t->objs[c].parent;
 		t->pu_core[i] = c == TOPO_NONE ? o : c;
-		/* Two PUs with one CPU number would make every set ambiguous.
-		 */
+		/* Two PUs with one CPU number would make every set
+		 * ambiguous. */
 		if (t->pu_by_os[t->objs[o].os] != TOPO_NONE)
 			return -EEXIST;
 		t->pu_by_os[t->objs[o].os] = (int)i;
