@@ -148,7 +148,9 @@ needs_two_cpus() {
 @test "compare: every run records wall, user and sys time, peak RSS and exit status" {
 	[ -x /usr/bin/time ] || skip_unless_works "peak RSS needs GNU time (Debian package time)"
 	# dd's 40 MiB buffer counts; the memory of pinrun-compare's Python
-	# (about 14 MiB) must not leak into a small command's figure.
+	# (about 14 MiB) must not leak into a small command's figure. A run
+	# through pinrun counts pinrun's peak before its exec too: about 8 MiB
+	# when pinrun is built with ASan (make SAN=1 check).
 	for cmd in "dd bs=40M count=1 if=/dev/zero of=/dev/null status=none" true; do
 		# shellcheck disable=SC2086 # the words of the command
 		run --separate-stderr "$COMPARE" -n 3 -w 0 --format csv -p none -p hot -- $cmd
@@ -159,8 +161,10 @@ needs_two_cpus() {
 			IFS=, read -r seq rnd phase placement status code wall user sys rss figure better note <<<"$line"
 			[ "$status,$code,$better,$note" = "ok,0,lower," ] || fail "run $seq: $line"
 			[[ "$wall" =~ ^[0-9]+\.[0-9]{6}$ && "$user" =~ ^[0-9]+\.[0-9]{6}$ && "$sys" =~ ^[0-9]+\.[0-9]{6}$ ]] || fail "times: $line"
-			if [ "$cmd" = true ]; then
+			if [ "$cmd" = true ] && [ "$placement" = none ]; then
 				[ "$rss" -lt 8000 ] || fail "peak RSS $rss KiB: $line"
+			elif [ "$cmd" = true ]; then
+				[ "$rss" -lt 12000 ] || fail "peak RSS $rss KiB: $line"
 			else
 				[ "$rss" -gt 40000 ] && [ "$rss" -lt 80000 ] || fail "peak RSS $rss KiB: $line"
 			fi
