@@ -16,16 +16,12 @@ setup() {
 	cd "$FIX"
 }
 
-# Expect exit 2, exactly one line on stderr, "pinrun-compare: MESSAGE",
-# and nothing on stdout.
+# pinrun-compare's argument errors: exit 2 and one
+# "pinrun-compare: MESSAGE" line.
 refused() {
 	local message=$1
 	shift
-	run --separate-stderr "$COMPARE" "$@"
-	assert_failure 2
-	assert_output ""
-	[ "${#stderr_lines[@]}" -eq 1 ] || fail "stderr has ${#stderr_lines[@]} lines: $stderr"
-	[ "$stderr" = "pinrun-compare: $message" ] || fail "stderr: '$stderr', want 'pinrun-compare: $message'"
+	one_line_error "$COMPARE" 2 pinrun-compare "$message" "$@"
 }
 
 needs_two_cpus() {

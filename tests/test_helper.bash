@@ -29,16 +29,24 @@ expand() {
 	printf '%s\n' "${out[@]}" | sort -n | paste -sd, -
 }
 
-# Expect exit 125 and exactly one line on stderr, "pinrun: MESSAGE", and
-# nothing on stdout.
+# one_line_error PROGRAM STATUS NAME MESSAGE ARGS...: PROGRAM ARGS exits
+# STATUS, prints nothing on stdout and exactly one line on stderr,
+# "NAME: MESSAGE".
+one_line_error() {
+	local program=$1 code=$2 name=$3 message=$4
+	shift 4
+	run --separate-stderr "$program" "$@"
+	assert_failure "$code"
+	assert_output ""
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "stderr has ${#stderr_lines[@]} lines: $stderr"
+	[ "$stderr" = "$name: $message" ] || fail "stderr: '$stderr', want '$name: $message'"
+}
+
+# pinrun's errors: exit 125 and one "pinrun: MESSAGE" line.
 bad() {
 	local message=$1
 	shift
-	run --separate-stderr "$PINRUN" "$@"
-	assert_failure 125
-	assert_output ""
-	[ "${#stderr_lines[@]}" -eq 1 ] || fail "stderr has ${#stderr_lines[@]} lines: $stderr"
-	[ "$stderr" = "pinrun: $message" ] || fail "stderr: '$stderr', want 'pinrun: $message'"
+	one_line_error "$PINRUN" 125 pinrun "$message" "$@"
 }
 
 # The same for a usage error: the message, then the --help hint.
