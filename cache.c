@@ -89,6 +89,11 @@ static uint64_t fnv1a(const void *data, size_t len, uint64_t h)
 }
 #define FNV_START 14695981039346656037ULL
 
+uint64_t cache_checksum(const void *buf, size_t len)
+{
+	return fnv1a(buf, len, FNV_START);
+}
+
 /* $XDG_CACHE_HOME/pinrun, else $HOME/.cache/pinrun. */
 static int cache_dir(char *dir, size_t size)
 {
@@ -221,7 +226,7 @@ int cache_encode(const char *key, const struct topology *t, void **buf,
 	put32(&w, t->this_system);
 	put_string(&w, t->source);
 	put_string(&w, t->hwloc_version);
-	sum = fnv1a(w.buf, w.len, FNV_START);
+	sum = cache_checksum(w.buf, w.len);
 	put(&w, &sum, sizeof(sum));
 	if (w.failed) {
 		free(w.buf);
@@ -394,7 +399,7 @@ int cache_decode(const void *data, size_t len, const char *key,
 		return -EBADMSG;
 	memcpy(&sum, buf + len - sizeof(sum), sizeof(sum));
 	if (memcmp(buf, magic, sizeof(magic)) ||
-	    sum != fnv1a(buf, len - sizeof(sum), FNV_START))
+	    sum != cache_checksum(buf, len - sizeof(sum)))
 		return -EBADMSG;
 	rd.p = buf + sizeof(magic);
 	rd.end = buf + len - sizeof(sum);

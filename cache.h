@@ -6,6 +6,7 @@
 #define PINRUN_CACHE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "topology.h"
 
@@ -32,6 +33,9 @@ int cache_load(const char *path, const char *key, struct topology **out);
 /* Save t under key, atomically (a temporary file renamed over path), so
  * concurrent launches never read a torn file. Returns 0 or -errno. */
 int cache_store(const char *path, const char *key, const struct topology *t);
+
+/* The checksum that ends a cache file: 64-bit FNV-1a of all before it. */
+uint64_t cache_checksum(const void *buf, size_t len);
 
 /* The same format in memory: to pass a topology between processes. The
  * buffer is the caller's to free. */

@@ -62,16 +62,6 @@ static void write_scratch(const uint8_t *data, size_t size, const uint8_t *tail,
 	FUZZ_CHECK(close(fd) == 0);
 }
 
-/* cache.c's checksum: 64-bit FNV-1a over everything before it. */
-static uint64_t fnv1a(const uint8_t *p, size_t len)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* What any loader hands back: a tree that tree_finish indexed. */
 static void check_loaded(struct topology *t, bool strict)
 {
@@ -123,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 3:
 	case 0:
-		sum = fnv1a(data + 1, size - 1);
+		sum = cache_checksum(data + 1, size - 1);
 		write_scratch(data + 1, size - 1, (const uint8_t *)&sum,
 			      data[0] % 4 ? 0 : sizeof(sum));
 		r = cache_load(scratch(), "k", &t);
