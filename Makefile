@@ -1,6 +1,7 @@
 # pinrun: build, test, install. GNU make.
 #   make                 build ./pinrun
 #   make check           unit tests and the bats suites
+#   make check-unit      the C unit tests only
 #   make WERROR=1        warnings are errors (CI)
 #   make SAN=1 check     everything under ASan+UBSan
 #   make install PREFIX=/usr DESTDIR=/tmp/stage   (pinrun, pinrun-compare)
@@ -39,11 +40,14 @@ LIBS := -ldl
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
-PURE_OBJS := cpulist.o topotree.o policy.o location.o tidmap.o slots.o
-OBJS := pinrun.o host.o topology.o cache.o follow.o report.o launcher.o \
-	$(PURE_OBJS)
-UNIT_TESTS := tests/unit/test_cpulist tests/unit/test_policy \
-	tests/unit/test_location
+PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o tidmap.o \
+	slots.o topofile.o json.o
+OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
+	errors.o host.o topology.o loader.o cache.o follow.o report.o \
+	launcher.o $(PURE_OBJS)
+UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
+# The unit tests link the pure modules, and the words with them.
+UNIT_OBJS := $(PURE_OBJS) errors.o message.o
 HELPERS := $(patsubst %.c,%,$(wildcard tests/helpers/*.c))
 
 all: pinrun
@@ -63,7 +67,7 @@ topology.o: topology.c .build-flags
 %.o: %.c .build-flags
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-tests/unit/test_%: tests/unit/test_%.o $(PURE_OBJS)
+tests/unit/test_%: tests/unit/test_%.o $(UNIT_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 tests/unit/%.o: tests/unit/%.c .build-flags
@@ -74,6 +78,10 @@ tests/helpers/%: tests/helpers/%.c .build-flags
 
 check: pinrun $(UNIT_TESTS) $(HELPERS)
 	PINRUN=$(CURDIR)/pinrun tests/run
+
+# The C unit tests alone, in seconds.
+check-unit: $(UNIT_TESTS)
+	tests/run --unit
 
 # The exec and follow suites with every pinrun process under valgrind's
 # memcheck (tests/valgrind-pinrun): zero errors, no leak.
@@ -110,7 +118,7 @@ clean:
 	rm -f pinrun *.o *.d .build-flags $(UNIT_TESTS) tests/unit/*.o \
 		tests/unit/*.d $(HELPERS) tests/helpers/*.d
 
-.PHONY: all check check-valgrind format-check install uninstall clean FORCE
+.PHONY: all check check-unit check-valgrind format-check install uninstall clean FORCE
 .SECONDARY: $(UNIT_TESTS:=.o)
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

@@ -247,16 +247,18 @@ int host_topology_key(char *key, size_t size)
 		return r;
 	if (read_line("/proc/self/cpuset", cpuset, sizeof(cpuset)) < 0)
 		snprintf(cpuset, sizeof(cpuset), "/");
-	if (!strcmp(cpuset, "/"))
-		snprintf(cpus, sizeof(cpus), "all online");
-	else if (cpuset_cpus(cpuset, cpus, sizeof(cpus)) < 0)
-		return -ENOTSUP;
+	/* The cpuset's CPUs, not its path: inside a cgroup namespace every
+	 * container's cpuset is "/", with CPUs of its own. */
+	if (cpuset_cpus(cpuset, cpus, sizeof(cpus)) < 0) {
+		if (strcmp(cpuset, "/"))
+			return -ENOTSUP;
+		snprintf(cpus, sizeof(cpus), "no cpuset");
+	}
 	if ((r = host_mems_allowed(getpid(), &nodes)) < 0)
 		return r;
 	cpulist_format(&nodes, mems, sizeof(mems));
-	r = snprintf(key, size,
-		     "boot %s; online %s; cpuset %s; cpus %s; mems %s", boot,
-		     online, cpuset, cpus, mems);
+	r = snprintf(key, size, "boot %s; online %s; cpus %s; mems %s", boot,
+		     online, cpus, mems);
 	return r < 0 || (size_t)r >= size ? -ENOSPC : 0;
 }
 

@@ -150,27 +150,27 @@ static enum topo_type map_type(hwloc_obj_t o)
 
 /* Copy the CPU tree depth-first; remember each object's index in userdata
  * so NUMA nodes can find where they are attached. */
-static int flatten(struct topology *t, hwloc_obj_t o, int parent)
+static enum topo_err flatten(struct topology *t, hwloc_obj_t o, int parent)
 {
 	int i;
 
 	if (o->type == HWLOC_OBJ_PU && o->os_index >= CPULIST_MAX)
-		return -E2BIG;
+		return TOPO_E_TOO_LARGE;
 	i = tree_add(t, map_type(o), parent, o->depth, o->os_index);
 
 	if (i < 0)
-		return i;
+		return TOPO_E_NOMEM;
 	o->userdata = (void *)(long)(i + 1);
 	for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) {
-		int r = flatten(t, c, i);
+		enum topo_err e = flatten(t, c, i);
 
-		if (r < 0)
-			return r;
+		if (e != TOPO_OK)
+			return e;
 	}
-	return 0;
+	return TOPO_OK;
 }
 
-static int flatten_numa(struct topology *t, hwloc_topology_t h)
+static enum topo_err flatten_numa(struct topology *t, hwloc_topology_t h)
 {
 	int n = hw.nbobjs_by_depth(h, HWLOC_TYPE_DEPTH_NUMANODE);
 
@@ -183,9 +183,9 @@ static int flatten_numa(struct topology *t, hwloc_topology_t h)
 			at = at->parent;
 		if (!at || tree_add_numa(t, (int)(long)at->userdata - 1,
 					 node->os_index) < 0)
-			return -ENOMEM;
+			return TOPO_E_NOMEM;
 	}
-	return 0;
+	return TOPO_OK;
 }
 
 /* After tree_finish, which indexes PUs by CPU number. */
@@ -250,8 +250,7 @@ static void env_pop(struct env_override *v, size_t n)
  * is; a count is strtoul's, base 0 ("0x100", "010"), and the next level
  * starts where it ends, even with no space ("pack:2pu:4"); "(attributes)"
  * and "[memory levels]" make no PU. Anything hwloc would refuse may be
- * counted too: the bound only has to be high enough. */
-#define SYNTHETIC_MAX_ARITY 2048
+ * counted too: the bound only has to be high enough (TOPO_MAX_ARITY). */
 
 /* Whether the "indexes=" list in the attributes [p, close) names only
  * CPUs below CPULIST_MAX: hwloc allocates sets as large as the largest
@@ -308,7 +307,7 @@ unsigned long long topo_synthetic_pus(const char *desc)
 		n = strtoull(p, &end, 0);
 		if (end == p)
 			break; /* no count: refused */
-		if (errno || n > SYNTHETIC_MAX_ARITY)
+		if (errno || n > TOPO_MAX_ARITY)
 			return ULLONG_MAX;
 		if (n && pus > CPULIST_MAX / n)
 			return ULLONG_MAX;
@@ -394,28 +393,30 @@ static void restore_stderr(int saved)
 }
 
 /* Point hwloc at the source. */
-static int set_source(hwloc_topology_t h, enum topo_source_kind kind,
-		      const char *arg)
+static enum topo_err set_source(hwloc_topology_t h, enum topo_source_kind kind,
+				const char *arg, int *sys)
 {
 	struct stat st;
 
 	switch (kind) {
 	case TOPO_SRC_LIVE:
 	case TOPO_SRC_FSROOT: /* the environment does it */
-		return 0;
+		return TOPO_OK;
 	case TOPO_SRC_XML:
-		if (access(arg, R_OK) < 0)
-			return -errno;
+		if (access(arg, R_OK) < 0) {
+			*sys = errno;
+			return TOPO_E_SYSTEM;
+		}
 		/* A FIFO or a device would keep hwloc reading forever. */
 		if (stat(arg, &st) < 0 || !S_ISREG(st.st_mode))
-			return -EINVAL;
-		return hw.set_xml(h, arg) < 0 ? -EINVAL : 0;
+			return TOPO_E_INVALID;
+		return hw.set_xml(h, arg) < 0 ? TOPO_E_INVALID : TOPO_OK;
 	case TOPO_SRC_SYNTHETIC:
 		if (synthetic_too_big(arg))
-			return -E2BIG;
-		return hw.set_synthetic(h, arg) < 0 ? -EINVAL : 0;
+			return TOPO_E_TOO_LARGE;
+		return hw.set_synthetic(h, arg) < 0 ? TOPO_E_INVALID : TOPO_OK;
 	}
-	return -EINVAL;
+	return TOPO_E_INVALID;
 }
 
 static void describe(struct topology *t, enum topo_source_kind kind)
@@ -433,8 +434,15 @@ static void describe(struct topology *t, enum topo_source_kind kind)
 	snprintf(t->source, sizeof(t->source), "%s", env ? env : names[kind]);
 }
 
+static int fail(struct topo_error *err, enum topo_err code, int sys)
+{
+	err->code = code;
+	err->sys = sys;
+	return -1;
+}
+
 int topo_load(enum topo_source_kind kind, const char *arg,
-	      struct topology **out)
+	      struct topology **out, struct topo_error *err)
 {
 	/* No plugins: pinrun needs no I/O devices (pci, opencl, gl) and
 	 * hwloc's own XML reader is faster than libxml2's. Loading them
@@ -452,18 +460,19 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	struct topology *t = NULL;
 	struct stat st;
 	char path[4096];
-	int pu, err, saved_stderr;
+	enum topo_err e;
+	int pu, sys = 0, saved_stderr;
 
 	*out = NULL;
 	if (kind == TOPO_SRC_FSROOT) {
 		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", arg);
 		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-			return -EINVAL;
+			return fail(err, TOPO_E_INVALID, 0);
 	}
 	if (env_var && !env_source_usable(env_var))
-		return -EBADR;
-	if ((err = open_hwloc()) < 0)
-		return err;
+		return fail(err, TOPO_E_ENV, 0);
+	if (open_hwloc() < 0)
+		return fail(err, TOPO_E_LIBRARY, ELIBACC);
 	env_push(env, nenv);
 	/* Some of hwloc's messages ignore HWLOC_HIDE_ERRORS (its x86 backend
 	 * under Valgrind): pinrun words errors itself, so hwloc's stderr goes
@@ -472,38 +481,37 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	if (hw.topology_init(&h) < 0) {
 		restore_stderr(saved_stderr);
 		env_pop(env, nenv);
-		return -ENOMEM;
+		return fail(err, TOPO_E_NOMEM, 0);
 	}
 	/* No I/O objects, as hwloc_topology_set_io_types_filter() says. */
 	hw.set_type_filter(h, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hw.set_type_filter(h, HWLOC_OBJ_PCI_DEVICE,
 			   HWLOC_TYPE_FILTER_KEEP_NONE);
 	hw.set_type_filter(h, HWLOC_OBJ_OS_DEVICE, HWLOC_TYPE_FILTER_KEEP_NONE);
-	err = set_source(h, kind, arg);
-	if (err == 0 && hw.topology_load(h) < 0)
-		err = -EINVAL;
+	e = set_source(h, kind, arg, &sys);
+	if (e == TOPO_OK && hw.topology_load(h) < 0)
+		e = TOPO_E_INVALID;
 	restore_stderr(saved_stderr);
 	env_pop(env, nenv);
-	if (err)
+	if (e != TOPO_OK)
 		goto destroy;
-	err = -ENOMEM;
+	e = TOPO_E_NOMEM;
 	t = tree_new("");
-	if (!t || (err = flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE)) < 0 ||
-	    (err = flatten_numa(t, h)) < 0)
+	if (!t || (e = flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE)) ||
+	    (e = flatten_numa(t, h)))
 		goto destroy;
-	err = -ENOMEM;
 	FOR_EACH_BIT(pu, hw.complete_cpuset(h))
 	{
 		cpulist_add(&t->complete, (unsigned)pu);
 	}
-	if ((err = tree_finish(t)) < 0)
+	if ((e = tree_finish(t)) != TOPO_OK)
 		goto destroy;
 	copy_kinds(t, h);
 	t->this_system = kind == TOPO_SRC_LIVE && hw.is_thissystem(h);
 	/* hwloc falls back to this machine, silently, when it cannot use
 	 * the source a variable names. */
 	if (env_var && !loaded_from(env_var, h, t->this_system)) {
-		err = -EBADR;
+		e = TOPO_E_ENV;
 		goto destroy;
 	}
 	describe(t, kind);
@@ -511,11 +519,10 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 		 HWLOC_VERSION);
 	*out = t;
 	t = NULL;
-	err = 0;
 destroy:
 	tree_free(t);
 	hw.topology_destroy(h);
-	return err;
+	return e == TOPO_OK ? 0 : fail(err, e, sys);
 }
 
 int topo_library_id(char *buf, size_t size)

@@ -6,6 +6,13 @@
 
 #include "topotree.h"
 
+/* hwloc may take this long to read a source before pinrun gives up (the
+ * largest topology pinrun takes loads in well under a second). */
+#define TOPO_LOAD_LIMIT_S 20
+/* The most children pinrun lets one object of a synthetic description
+ * have: hwloc's time is cubic in the siblings of a level. */
+#define TOPO_MAX_ARITY 2048
+
 /* How to read the topology. */
 enum topo_source_kind {
 	TOPO_SRC_LIVE, /* the running machine (hwloc environment honoured) */
@@ -18,20 +25,23 @@ enum topo_source_kind {
  * existing file is XML, anything else is a synthetic description. */
 enum topo_source_kind topo_source_kind(const char *arg);
 
-/* Load and flatten. Returns 0, or a negative errno (-EINVAL for a source
- * hwloc could not make sense of). *out is freed with tree_free. */
+/* Load and flatten, in this process: see loader.h for the isolated load
+ * that pinrun uses. Returns 0 with *out (freed with tree_free), or -1 with
+ * err. */
 int topo_load(enum topo_source_kind kind, const char *arg,
-	      struct topology **out);
+	      struct topology **out, struct topo_error *err);
 
 /* An upper bound on the PUs hwloc would make from a synthetic
- * description, ULLONG_MAX for one with a level over 2048 objects. topo_load
- * refuses those beyond CPULIST_MAX with -E2BIG before hwloc sees them. */
+ * description, ULLONG_MAX for one with a level over TOPO_MAX_ARITY
+ * objects. topo_load refuses those beyond CPULIST_MAX (TOPO_E_TOO_LARGE)
+ * before hwloc sees them. */
 unsigned long long topo_synthetic_pus(const char *desc);
 
 /* The hwloc variable that replaces this machine's topology
  * (HWLOC_FSROOT, HWLOC_SYNTHETIC or HWLOC_XMLFILE, in hwloc's order of
- * precedence), or NULL. topo_load returns -EBADR when hwloc cannot use
- * the source it names (hwloc itself would silently load this machine). */
+ * precedence), or NULL. topo_load fails with TOPO_E_ENV when hwloc cannot
+ * use the source it names (hwloc itself would silently load this
+ * machine). */
 const char *topo_env_source(void);
 
 /* Which hwloc library this process runs with (its file's identity), for

@@ -179,7 +179,7 @@ static int index_levels(struct topology *t)
 	return 0;
 }
 
-int tree_finish(struct topology *t)
+enum topo_err tree_finish(struct topology *t)
 {
 	unsigned maxos = 0;
 
@@ -191,7 +191,7 @@ int tree_finish(struct topology *t)
 		     t->objs[i].type != TOPO_GROUP && a != TOPO_NONE;
 		     a = t->objs[a].parent)
 			if (t->objs[a].type == t->objs[i].type)
-				return -ELOOP;
+				return TOPO_E_NESTED;
 	t->npus = 0;
 	for (unsigned i = 0; i < t->nobjs; i++)
 		if (t->objs[i].type == TOPO_PU) {
@@ -204,10 +204,10 @@ int tree_finish(struct topology *t)
 	t->pu_by_os_len = maxos;
 	t->pu_by_os = malloc((maxos + 1) * sizeof(*t->pu_by_os));
 	if (!t->pus || !t->pu_core || !t->pu_by_os)
-		return -ENOMEM;
+		return TOPO_E_NOMEM;
 	index_pus(t);
 	if (index_levels(t))
-		return -ENOMEM;
+		return TOPO_E_NOMEM;
 	for (unsigned i = 0; i < maxos; i++)
 		t->pu_by_os[i] = TOPO_NONE;
 	cpulist_zero(&t->usable);
@@ -220,12 +220,12 @@ int tree_finish(struct topology *t)
 		/* Two PUs with one CPU number would make every set
 		 * ambiguous. */
 		if (t->pu_by_os[t->objs[o].os] != TOPO_NONE)
-			return -EEXIST;
+			return TOPO_E_DUP_PU;
 		t->pu_by_os[t->objs[o].os] = (int)i;
 		cpulist_add(&t->usable, t->objs[o].os);
 	}
 	cpulist_or(&t->complete, &t->complete, &t->usable);
-	return 0;
+	return TOPO_OK;
 }
 
 unsigned tree_pu_os(const struct topology *t, unsigned i)

@@ -26,6 +26,27 @@ enum topo_type {
 
 #define TOPO_NONE (-1)
 
+/* Why a topology could not be had: from tree_finish, topo_load and the
+ * isolated loader. errors.c words each. */
+enum topo_err {
+	TOPO_OK = 0,
+	TOPO_E_NOMEM,
+	TOPO_E_SYSTEM,	  /* a system call failed: the errno is given apart */
+	TOPO_E_INVALID,	  /* hwloc could not make sense of the source */
+	TOPO_E_ENV,	  /* hwloc cannot use what HWLOC_* names */
+	TOPO_E_LIBRARY,	  /* libhwloc is missing or of another ABI */
+	TOPO_E_CRASHED,	  /* hwloc crashed reading it */
+	TOPO_E_TIMEOUT,	  /* hwloc was still reading it at the limit */
+	TOPO_E_DUP_PU,	  /* two PUs have the same CPU number */
+	TOPO_E_NESTED,	  /* an object inside another of its type */
+	TOPO_E_TOO_LARGE, /* beyond CPULIST_MAX CPUs or children */
+};
+
+struct topo_error {
+	enum topo_err code;
+	int sys; /* the errno, for TOPO_E_SYSTEM */
+};
+
 /* One object of the CPU tree (hwloc's "normal" objects), in depth-first
  * order: objs[0] is the machine, and each subtree's PUs are the contiguous
  * range pus[pu_first .. pu_first + pu_count). */
@@ -88,11 +109,12 @@ int tree_add(struct topology *t, enum topo_type type, int parent, int depth,
 int tree_add_numa(struct topology *t, int attach, unsigned os);
 /* Rank the CPU kind of a PU object (higher is faster). */
 void tree_set_kind(struct topology *t, int pu, int rank);
-/* Index the levels, PU ranges and lookups. Returns 0, -ENOMEM, -EEXIST
- * when two PUs have the same CPU number, or -ELOOP when an object other
- * than a group lies inside another of its type. Sets usable to the PUs in the
- * tree, and complete too unless already larger. */
-int tree_finish(struct topology *t);
+/* Index the levels, PU ranges and lookups. Returns TOPO_OK,
+ * TOPO_E_NOMEM, TOPO_E_DUP_PU when two PUs have the same CPU number, or
+ * TOPO_E_NESTED when an object other than a group lies inside another of
+ * its type. Sets usable to the PUs in the tree, and complete too unless
+ * already larger. */
+enum topo_err tree_finish(struct topology *t);
 void tree_free(struct topology *t);
 
 /* Reading. */

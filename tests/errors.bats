@@ -87,7 +87,7 @@ setup() {
 @test "bad --mem value" { bad_usage "invalid --mem value 'foo': expected bind, interleave or local" --hot --mem=foo -- true; }
 @test "bad --pid: not a number" { bad_usage "invalid --pid value 'abc': expected a process id" --hot --pid abc; }
 @test "bad --pid: zero" { bad_usage "invalid --pid value '0': expected a process id" --hot --pid 0; }
-@test "bad --show pid" { bad_usage "invalid pid 'x' for --show" --show x; }
+@test "bad --show pid" { bad_usage "invalid pid 'x': expected a process id" --show x; }
 
 # Topology sources
 @test "bad topology: missing file" { bad "cannot read topology '/nonexistent/m.xml': No such file or directory" --hot -n --topology /nonexistent/m.xml; }
@@ -146,7 +146,7 @@ setup() {
 @test "bad usage: --topology with a command" { bad_usage "--topology is for planning only: add --dry-run, or drop --topology to run the command here" --hot --topology "$E5" -- true; }
 @test "bad usage: --pid with a command" { bad_usage "--pid re-places a running process: give no command" --hot --pid 1 -- true; }
 @test "bad usage: --pid with --mem" { bad_usage "--mem sets pinrun's own memory policy for the command: it cannot change --pid's" --hot --mem=bind --pid 1; }
-@test "bad usage: --show with a policy" { bad_usage "--show takes only a pid (and --json)" --show --hot; }
+@test "bad usage: --show with a policy" { bad_usage "--show takes only a pid (and --json): a policy does not apply" --show --hot; }
 @test "bad usage: unknown long option" { bad_usage "unrecognized option '--bogus'" --bogus; }
 @test "bad usage: unknown short option" { bad_usage "invalid option -- 'x'" -x; }
 @test "bad usage: missing argument" { bad_usage "option '--topology' requires an argument" --hot --topology; }

@@ -1,0 +1,65 @@
+/* The words for every module's error codes: one table per enum, in the
+ * spirit of gai_strerror. Each function returns the whole message (what
+ * failed, the value, why; without "pinrun: ") in a static buffer, valid
+ * until the next call. What the user typed is echoed through msg_input:
+ * escaped and cut. The facts a message needs beyond the error itself
+ * (which option, the allowed set) are the caller's to give. */
+#ifndef PINRUN_ERRORS_H
+#define PINRUN_ERRORS_H
+
+#include <stdbool.h>
+
+#include "cpulist.h"
+#include "follow.h"
+#include "launcher.h"
+#include "location.h"
+#include "policy.h"
+#include "topology.h"
+
+/* A CPU list or mask (input) that cpulist_parse_* refused. */
+const char *errors_cpulist(const char *input, const struct cpulist_error *e);
+
+/* A location (input) that location_parse refused on t. */
+const char *errors_location(const struct topology *t, const char *input,
+			    const struct location_error *e);
+
+/* What a policy error's message needs to know. */
+struct policy_facts {
+	const char *what; /* the policy as typed: "--same-chip=1" */
+	enum policy_kind kind;
+	enum policy_smt smt;
+	const char *spec;	      /* --hot=SPEC as typed, or NULL */
+	const struct cpuset *allowed; /* the allowed set planned in */
+	const struct cpuset *usable;  /* the topology's online, allowed PUs */
+	const struct cpuset *complete;
+	const struct cpuset *domain; /* DOMAIN_EMPTY: the domain's PUs */
+	bool all;		     /* --all was given */
+	bool this_system;
+	bool offline; /* OFFLINE on this machine: the kernel says offline */
+};
+const char *errors_policy(const struct policy_error *e,
+			  const struct policy_facts *f);
+
+/* A --share value (spec) that launcher_share refused, or a share that
+ * policy_share could not cut (e->code POLICY_E_TOO_MANY). */
+const char *errors_launcher(const char *spec, enum launcher_err e,
+			    const struct launcher_share *sh);
+const char *errors_share(const struct launcher_share *sh, bool pus,
+			 const struct policy_error *e);
+
+/* A topology that could not be had from source: kind and arg as given to
+ * topo_load, or for the live machine, the hwloc variable (env_var, NULL
+ * when none) that named it. */
+const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
+			const char *arg, const char *env_var);
+
+/* Why --follow cannot trace here. */
+struct follow_facts {
+	int seccomp_mode; /* host_seccomp_mode() */
+	int yama_scope;	  /* host_yama_scope() */
+	const char *comm; /* the tracer's name, for FOLLOW_TRACED */
+};
+const char *errors_follow(const struct follow_start *st,
+			  const struct follow_facts *f);
+
+#endif

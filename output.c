@@ -1,0 +1,309 @@
+/*
+ * output.c: the plan and the process, in words and in JSON. --explain says
+ * on stderr what the topology is, what was excluded and why, which object
+ * was chosen by which rule; --json carries the same facts on stdout. It
+ * computes nothing that changes a placement.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "host.h"
+#include "json.h"
+#include "location.h"
+#include "message.h"
+#include "output.h"
+
+static const char *const rules[] = {
+	[POLICY_HOT] = "one PU (with --smt, its whole core)",
+	[POLICY_SAME_CHIP] = "every allowed PU of one package",
+	[POLICY_SAME_NUMA] = "every allowed PU of one NUMA node",
+	[POLICY_SAME_CACHE] = "every allowed PU under one L3 cache",
+	[POLICY_SPREAD] = "one PU on each of N cores, balanced over packages, "
+			  "NUMA nodes and L3 caches (hwloc_distrib)",
+	[POLICY_CPUS] = "exactly the CPUs given",
+};
+
+/* The JSON names of the exclusions, and --explain's words for them. */
+static const struct {
+	const char *key, *words;
+} exclusions[EXCL_NREASONS] = {
+	[EXCL_OFFLINE] = { "offline", "offline" },
+	[EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset" },
+	[EXCL_UNUSABLE] = { "unusable", "offline or disallowed by a cgroup" },
+	[EXCL_AFFINITY] = { "affinity", "not in the inherited affinity (use "
+					"--all to include them)" },
+	[EXCL_KIND] = { "kind", NULL },	  /* worded with the kind */
+	[EXCL_SHARE] = { "share", NULL }, /* worded with the share */
+};
+
+/* The largest objects a set covers, as location text ("core:0-3 pu:9"),
+ * in a new string. */
+static char *objects_text(const struct topology *t, const struct cpuset *set)
+{
+	unsigned n = policy_cover(t, set, NULL, 0);
+	int *objs = malloc((n + 1) * sizeof(*objs));
+	char *text = NULL;
+	size_t len;
+
+	if (!objs)
+		msg_die("out of memory");
+	policy_cover(t, set, objs, n);
+	len = location_format(t, objs, n, NULL, 0);
+	if (!(text = malloc(len + 1)))
+		msg_die("out of memory");
+	location_format(t, objs, n, text, len + 1);
+	free(objs);
+	return text;
+}
+
+void output_dry_run(const struct policy_plan *plan)
+{
+	printf("%s\n", msg_cpus(&plan->cpus));
+}
+
+static const char *plural(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void explain_exclusions(const struct context *ctx,
+			       const struct options *o)
+{
+	const struct topology *t = ctx->t;
+
+	for (int i = 0; i < EXCL_KIND; i++)
+		if (!cpulist_empty(&ctx->excluded[i]))
+			msg_note("excluded %s: %s", msg_cpus(&ctx->excluded[i]),
+				 exclusions[i].words);
+	if (o->kind != KIND_ANY && t->nkinds <= 1)
+		msg_note("kind: this topology has one kind of core: --kind "
+			 "changes nothing");
+	if (o->kind != KIND_ANY && t->nkinds > 1)
+		msg_note("excluded %s: not of the %s kind (--kind=%s)",
+			 msg_cpus(&ctx->excluded[EXCL_KIND]),
+			 o->kind == KIND_FAST ? "fastest" : "slowest",
+			 o->kind == KIND_FAST ? "fast" : "slow");
+	if (ctx->share.count)
+		msg_note("share %lu of %lu%s%s%s: CPUs %s; excluded %s: the "
+			 "other shares",
+			 ctx->share.index, ctx->share.count,
+			 ctx->share.source[0] ? " (from " : "",
+			 ctx->share.source, ctx->share.source[0] ? ")" : "",
+			 msg_cpus(&ctx->req.allowed),
+			 msg_cpus(&ctx->excluded[EXCL_SHARE]));
+	if (ctx->outside)
+		msg_note("pinrun runs outside its %s: 'current' means the "
+			 "first candidate inside it",
+			 ctx->share.count ? "share" : "core kind");
+}
+
+static void explain_choice(const struct context *ctx, const struct options *o,
+			   const struct policy_plan *plan)
+{
+	const struct topology *t = ctx->t;
+	char name[64] = "";
+
+	if (!t->this_system && o->which != WHICH_INDEX &&
+	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS)
+		msg_note("planning for another machine: 'current' and 'idle' "
+			 "mean the first candidate");
+	if (o->policy == POLICY_SAME_NUMA && plan->domain >= 0)
+		snprintf(name, sizeof(name), "numa:%u", plan->domain_numa);
+	else if (plan->domain >= 0)
+		location_name(t, plan->domain, name, sizeof(name));
+	switch (plan->reason) {
+	case REASON_CURRENT:
+		if (o->pid)
+			msg_note("%s: %s, which holds CPU %d where pid %d last "
+				 "ran",
+				 o->policy_text, name, ctx->req.current_cpu,
+				 (int)o->pid);
+		else
+			msg_note("%s: %s, which holds CPU %d where pinrun runs",
+				 o->policy_text, name, ctx->req.current_cpu);
+		break;
+	case REASON_IDLE:
+		msg_note("%s: %s, the least busy over a %d ms sample",
+			 o->policy_text, name, CONTEXT_IDLE_SAMPLE_MS);
+		break;
+	case REASON_FIRST:
+		msg_note("%s: %s, the first candidate in topology order",
+			 o->policy_text, name);
+		break;
+	case REASON_GIVEN:
+		msg_note("%s: as given", o->policy_text);
+		break;
+	}
+	msg_note("rule: %s", rules[o->policy]);
+}
+
+void output_explain(const struct context *ctx, const struct options *o,
+		    const struct policy_plan *plan)
+{
+	const struct topology *t = ctx->t;
+	char *objects;
+
+	msg_note("topology: %s (hwloc %s): %u package%s, %u NUMA node%s, %u "
+		 "L3, %u core%s, %u PU%s",
+		 t->source, t->hwloc_version, tree_count(t, TOPO_PACKAGE),
+		 plural(tree_count(t, TOPO_PACKAGE)), t->nnuma,
+		 plural(t->nnuma), tree_count(t, TOPO_L3),
+		 tree_count(t, TOPO_CORE), plural(tree_count(t, TOPO_CORE)),
+		 t->npus, plural(t->npus));
+	explain_exclusions(ctx, o);
+	explain_choice(ctx, o, plan);
+	if (t->nkinds > 1) {
+		struct cpuset fast, slow;
+
+		policy_kind_cpus(t, true, &fast);
+		cpulist_and(&fast, &fast, &plan->cpus);
+		cpulist_andnot(&slow, &plan->cpus, &fast);
+		if (!cpulist_empty(&fast) && !cpulist_empty(&slow))
+			msg_note("warning: CPUs %s mix core kinds (fastest: "
+				 "%s, others: %s): timings may be bimodal; "
+				 "--kind=fast or --kind=slow keeps to one",
+				 msg_cpus(&plan->cpus), msg_cpus(&fast),
+				 msg_cpus(&slow));
+	}
+	if (!cpulist_empty(&plan->smt_dropped))
+		msg_note("excluded %s: SMT siblings (--no-smt)",
+			 msg_cpus(&plan->smt_dropped));
+	objects = objects_text(t, &plan->cpus);
+	msg_note("cpus: %s (%s)", msg_cpus(&plan->cpus), objects);
+	free(objects);
+	msg_note("time: %.2f ms to the topology (cache: %s), %.2f ms to plan",
+		 ctx->t_loaded - ctx->t_start, ctx->cache,
+		 ctx->t_planned - ctx->t_loaded);
+}
+
+/* "core:0-3 pu:9" as ["core:0-3","pu:9"]. */
+static void json_objects(struct json *j, const char *objects)
+{
+	const char *p = objects;
+
+	json_open(j, '[');
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		char item[64];
+
+		snprintf(item, sizeof(item), "%.*s", (int)n, p);
+		json_string(j, item);
+		p += n + (p[n] == ' ');
+	}
+	json_close(j, ']');
+}
+
+static void json_set(struct json *j, const char *key, const struct cpuset *set)
+{
+	json_key(j, key);
+	json_string(j, msg_list(set));
+}
+
+/* Print j's text on stdout, one line. */
+static void print_json(struct json *j)
+{
+	if (j->failed)
+		msg_die("out of memory");
+	printf("%s\n", json_text(j));
+	json_free(j);
+}
+
+void output_json(const struct context *ctx, const struct options *o,
+		 const struct policy_plan *plan)
+{
+	static const char *const reasons[] = {
+		[REASON_GIVEN] = "given",
+		[REASON_CURRENT] = "current",
+		[REASON_IDLE] = "idle",
+		[REASON_FIRST] = "first",
+	};
+	const struct topology *t = ctx->t;
+	struct json j = { 0 };
+	struct cpuset nodes, slot;
+	char *objects = objects_text(t, &plan->cpus);
+
+	tree_local_numa(t, &plan->cpus, &nodes);
+	json_open(&j, '{');
+	json_key(&j, "policy");
+	json_string(&j, policy_name(o->policy));
+	json_key(&j, "reason");
+	json_string(&j, reasons[plan->reason]);
+	json_set(&j, "cpus", &plan->cpus);
+	json_key(&j, "count");
+	json_int(&j, cpulist_count(&plan->cpus));
+	json_key(&j, "objects");
+	json_objects(&j, objects);
+	json_key(&j, "slots");
+	json_open(&j, '[');
+	for (unsigned i = 0; i < plan->nslots; i++) {
+		policy_slot_cpus(plan, i, &slot);
+		json_string(&j, msg_list(&slot));
+	}
+	json_close(&j, ']');
+	json_set(&j, "numa", &nodes);
+	json_set(&j, "allowed", &ctx->req.allowed);
+	json_key(&j, "excluded");
+	json_open(&j, '{');
+	for (int i = 0; i < EXCL_NREASONS; i++)
+		json_set(&j, exclusions[i].key, &ctx->excluded[i]);
+	json_set(&j, "smt", &plan->smt_dropped);
+	json_close(&j, '}');
+	json_key(&j, "topology");
+	json_open(&j, '{');
+	json_key(&j, "source");
+	json_string(&j, t->source);
+	json_key(&j, "packages");
+	json_int(&j, tree_count(t, TOPO_PACKAGE));
+	json_key(&j, "numa_nodes");
+	json_int(&j, t->nnuma);
+	json_key(&j, "l3");
+	json_int(&j, tree_count(t, TOPO_L3));
+	json_key(&j, "cores");
+	json_int(&j, tree_count(t, TOPO_CORE));
+	json_key(&j, "pus");
+	json_int(&j, t->npus);
+	json_close(&j, '}');
+	json_close(&j, '}');
+	free(objects);
+	print_json(&j);
+}
+
+void output_show(const struct options *o, const struct topology *t)
+{
+	pid_t pid = o->pid ? o->pid : getpid();
+	struct cpuset cpus, mems;
+	char *objects;
+	int r;
+
+	if ((r = host_get_affinity(pid, &cpus)) < 0) {
+		if (r == -ESRCH)
+			msg_die("no process with pid %d", (int)pid);
+		msg_die("cannot read the affinity of pid %d: %s", (int)pid,
+			strerror(-r));
+	}
+	if (host_mems_allowed(pid, &mems) < 0)
+		cpulist_zero(&mems);
+	cpulist_and(&cpus, &cpus, &t->complete);
+	objects = objects_text(t, &cpus);
+	if (o->json) {
+		struct json j = { 0 };
+
+		json_open(&j, '{');
+		json_key(&j, "pid");
+		json_int(&j, pid);
+		json_set(&j, "cpus", &cpus);
+		json_key(&j, "objects");
+		json_objects(&j, objects);
+		json_set(&j, "mems", &mems);
+		json_close(&j, '}');
+		print_json(&j);
+	} else {
+		printf("pid: %d\ncpus: %s\nobjects: %s\nmems: %s\n", (int)pid,
+		       msg_list(&cpus), objects, msg_list(&mems));
+	}
+	free(objects);
+}

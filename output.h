@@ -1,0 +1,18 @@
+/* What pinrun prints about a plan or a process: --dry-run's line,
+ * --explain's lines on stderr, --json's object, --show. */
+#ifndef PINRUN_OUTPUT_H
+#define PINRUN_OUTPUT_H
+
+#include "context.h"
+#include "options.h"
+#include "policy.h"
+
+void output_dry_run(const struct policy_plan *plan);
+void output_explain(const struct context *ctx, const struct options *o,
+		    const struct policy_plan *plan);
+void output_json(const struct context *ctx, const struct options *o,
+		 const struct policy_plan *plan);
+/* --show [PID]: where a process may run, in topology terms. */
+void output_show(const struct options *o, const struct topology *t);
+
+#endif
