@@ -25,17 +25,15 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 endif
 
-# hwloc is opened at run time (topology.c says why): the build needs its
-# headers and the library's file name, not a link.
-HWLOC_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc)
-HWLOC_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir hwloc)
-HWLOC_SONAME := $(shell objdump -p $(HWLOC_LIBDIR)/libhwloc.so 2>/dev/null | \
+# hwloc is opened at run time (topology.c says why; docs/launch.md has the
+# measurements): topology.o needs its headers and the library's file
+# name, not a link. Asked only when something is built, so make clean and
+# make help work without libhwloc-dev.
+HWLOC_CFLAGS = $(shell $(PKG_CONFIG) --cflags hwloc)
+HWLOC_LIBDIR = $(shell $(PKG_CONFIG) --variable=libdir hwloc)
+HWLOC_SONAME = $(shell objdump -p $(HWLOC_LIBDIR)/libhwloc.so 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
-ifeq ($(HWLOC_SONAME),)
-$(error cannot find libhwloc.so in '$(HWLOC_LIBDIR)': install libhwloc-dev)
-endif
-HWLOC_DEFS := -DHWLOC_LIBRARY='"$(HWLOC_SONAME)"' \
-	-DHWLOC_LIBRARY_PATH='"$(HWLOC_LIBDIR)/$(HWLOC_SONAME)"'
+HWLOC_DEFS = -DHWLOC_LIBRARY='"$(HWLOC_SONAME)"'
 LIBS := -ldl
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
@@ -54,7 +52,8 @@ all: pinrun
 
 # Rebuild everything when the compiler or its flags change (SAN=1 after a
 # plain build must not link old objects).
-BUILD_ID := $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) $(ALL_LDFLAGS) $(LIBS)
+BUILD_ID = $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) $(ALL_LDFLAGS) \
+	$(LIBS)
 .build-flags: FORCE
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
 
@@ -62,6 +61,8 @@ pinrun: $(OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
 topology.o: topology.c .build-flags
+	@[ -n '$(HWLOC_SONAME)' ] || { echo "cannot find libhwloc.so in" \
+		"'$(HWLOC_LIBDIR)': install libhwloc-dev" >&2; exit 1; }
 	$(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) -c -o $@ $<
 
 %.o: %.c .build-flags
@@ -118,7 +119,17 @@ clean:
 	rm -f pinrun *.o *.d .build-flags $(UNIT_TESTS) tests/unit/*.o \
 		tests/unit/*.d $(HELPERS) tests/helpers/*.d
 
-.PHONY: all check check-unit check-valgrind format-check install uninstall clean FORCE
+help:
+	@echo 'make                  build ./pinrun (needs libhwloc-dev)'
+	@echo 'make check            unit tests and every bats suite'
+	@echo 'make check-unit       the C unit tests only'
+	@echo 'make check-valgrind   the exec and follow suites under memcheck'
+	@echo 'make format-check     clang-format, as CI runs it'
+	@echo 'make install          PREFIX=$(PREFIX) DESTDIR=...'
+	@echo 'make uninstall, make clean'
+	@echo 'Switches: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan)'
+
+.PHONY: all help check check-unit check-valgrind format-check install uninstall clean FORCE
 .SECONDARY: $(UNIT_TESTS:=.o)
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

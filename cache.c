@@ -245,8 +245,15 @@ int cache_load(const struct cache *c, struct topology **out)
 	    st.st_size <= 64 << 20 && (buf = malloc((size_t)st.st_size + 1)) &&
 	    read(fd, buf, (size_t)st.st_size) == st.st_size &&
 	    topofile_decode(buf, (size_t)st.st_size, c->key, out) ==
-		TOPOFILE_OK)
+		TOPOFILE_OK) {
 		r = 0;
+		/* Made with a library that is no longer there: a miss. */
+		if (!topo_library_same((*out)->hwloc_library)) {
+			tree_free(*out);
+			*out = NULL;
+			r = -1;
+		}
+	}
 	free(buf);
 	close(fd);
 	return r;

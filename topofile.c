@@ -11,7 +11,7 @@
 #include "topofile.h"
 
 /* Bump when the layout below changes. */
-#define FORMAT 1
+#define FORMAT 2
 static const char magic[8] = { 'p', 'i', 'n', 'r', 'u', 'n', 'T', '\n' };
 
 uint64_t topofile_checksum(const void *buf, size_t len)
@@ -92,6 +92,7 @@ enum topofile_err topofile_encode(const char *key, const struct topology *t,
 	put32(&w, t->this_system);
 	put_string(&w, t->source);
 	put_string(&w, t->hwloc_version);
+	put_string(&w, t->hwloc_library);
 	sum = topofile_checksum(w.buf, w.len);
 	put(&w, &sum, sizeof(sum));
 	if (w.failed) {
@@ -216,6 +217,7 @@ static enum topofile_err decode(struct reader *rd, const char *key,
 	t->this_system = get32(rd) != 0;
 	get_string(rd, t->source, sizeof(t->source));
 	get_string(rd, t->hwloc_version, sizeof(t->hwloc_version));
+	get_string(rd, t->hwloc_library, sizeof(t->hwloc_library));
 	if (rd->bad || rd->p != rd->end) {
 		tree_free(t);
 		return TOPOFILE_CORRUPT;

@@ -26,9 +26,6 @@
 #ifndef HWLOC_LIBRARY
 #define HWLOC_LIBRARY "libhwloc.so.15"
 #endif
-#ifndef HWLOC_LIBRARY_PATH
-#define HWLOC_LIBRARY_PATH "/usr/lib/" HWLOC_LIBRARY
-#endif
 
 static struct {
 	void *handle;
@@ -99,6 +96,22 @@ fail:
 	dlclose(hw.handle);
 	hw.handle = NULL;
 	return -ELIBACC;
+}
+
+/* The library dlopen found, as "INODE MTIME PATH": recorded with each
+ * topology, so that a cache entry made with another libhwloc is not
+ * believed. */
+static void library_identity(char *buf, size_t size)
+{
+	Dl_info info;
+	struct stat st;
+
+	buf[0] = '\0';
+	if (dladdr((void *)hw.topology_init, &info) && info.dli_fname &&
+	    stat(info.dli_fname, &st) == 0)
+		snprintf(buf, size, "%llu %lld %s",
+			 (unsigned long long)st.st_ino, (long long)st.st_mtime,
+			 info.dli_fname);
 }
 
 /* The PUs of a bitmap, as hwloc_bitmap_foreach_begin walks them. */
@@ -517,6 +530,7 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	describe(t, kind);
 	snprintf(t->hwloc_version, sizeof(t->hwloc_version), "%s",
 		 HWLOC_VERSION);
+	library_identity(t->hwloc_library, sizeof(t->hwloc_library));
 	*out = t;
 	t = NULL;
 destroy:
@@ -528,15 +542,25 @@ destroy:
 int topo_library_id(char *buf, size_t size)
 {
 	const char *ld_path = getenv("LD_LIBRARY_PATH");
+	int r;
+
+	/* Without opening it (that is the cost the cache saves): which
+	 * library dlopen would look for, and what changes where it looks.
+	 * topo_library_same then checks the file itself. */
+	r = snprintf(buf, size, "hwloc %s %s ld %s", HWLOC_VERSION,
+		     HWLOC_LIBRARY, ld_path ? ld_path : "-");
+	return r < 0 || (size_t)r >= size ? -ENOSPC : 0;
+}
+
+bool topo_library_same(const char *recorded)
+{
+	unsigned long long ino;
+	long long mtime;
+	int at = 0;
 	struct stat st;
 
-	/* Without opening it (that is the cost the cache saves): the file
-	 * the loader would find, and what could make it find another. */
-	if (stat(HWLOC_LIBRARY_PATH, &st) < 0)
-		return -ENOENT;
-	snprintf(buf, size, "hwloc %s %s ino %llu mtime %lld ld %s",
-		 HWLOC_VERSION, HWLOC_LIBRARY_PATH,
-		 (unsigned long long)st.st_ino, (long long)st.st_mtime,
-		 ld_path ? ld_path : "-");
-	return 0;
+	return sscanf(recorded, "%llu %lld %n", &ino, &mtime, &at) == 2 &&
+	       at > 0 && stat(recorded + at, &st) == 0 &&
+	       (unsigned long long)st.st_ino == ino &&
+	       (long long)st.st_mtime == mtime;
 }

@@ -2,6 +2,7 @@
 #ifndef PINRUN_TOPOLOGY_H
 #define PINRUN_TOPOLOGY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "topotree.h"
@@ -44,8 +45,14 @@ unsigned long long topo_synthetic_pus(const char *desc);
  * machine). */
 const char *topo_env_source(void);
 
-/* Which hwloc library this process runs with (its file's identity), for
- * the cache key: an upgraded library may see the machine differently. */
+/* Which hwloc library a load would use, for the cache key, without
+ * opening it: the version built against, the library's name and what
+ * changes where the dynamic loader looks. Returns 0 or -ENOSPC. */
 int topo_library_id(char *buf, size_t size);
+
+/* Whether the library a topology was loaded with (its hwloc_library) is
+ * still the same file: an upgraded library may see the machine
+ * differently. */
+bool topo_library_same(const char *recorded);
 
 #endif
