@@ -97,7 +97,7 @@ struct topology {
 	bool this_system;	/* the running machine, so binding means it */
 	char source[64];	/* "this machine", "XML file", ... */
 	char hwloc_version[16];
-	char hwloc_library[512]; /* what topology.c loaded it with */
+	char hwloc_library[512];     /* what topology.c loaded it with */
 	unsigned cap_objs, cap_numa; /* while building */
 };
 

@@ -31,7 +31,8 @@ static void load_live(const char *var, const char *value)
 
 	setenv(var, value, 1);
 	if (topo_load(TOPO_SRC_LIVE, NULL, &t, &e) < 0) {
-		FUZZ_CHECK(!t && e.code > TOPO_OK && e.code <= TOPO_E_TOO_LARGE);
+		FUZZ_CHECK(!t && e.code > TOPO_OK &&
+			   e.code <= TOPO_E_TOO_LARGE);
 	} else {
 		/* Not this machine's: the variable is named as the source. */
 		FUZZ_CHECK(t && !t->this_system && !strcmp(t->source, var));
@@ -59,14 +60,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!scratch[0]) {
 			const char *dir = getenv("PINRUN_FUZZ_SCRATCH");
 
-			snprintf(scratch, sizeof(scratch), "%s/fuzz_env.%ld.xml",
+			snprintf(scratch, sizeof(scratch),
+				 "%s/fuzz_env.%ld.xml",
 				 dir && *dir ? dir : "/tmp", (long)getpid());
 			atexit(remove_scratch);
 		}
 		fd = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0600);
 		FUZZ_CHECK(fd >= 0);
-		FUZZ_CHECK(write(fd, data + 1, size - 1) == (ssize_t)(size - 1));
+		FUZZ_CHECK(write(fd, data + 1, size - 1) ==
+			   (ssize_t)(size - 1));
 		FUZZ_CHECK(close(fd) == 0);
 		load_live("HWLOC_XMLFILE", scratch);
 	}
