@@ -327,3 +327,21 @@ same_as_uncached() {
 	assert_line --index 1 "$second"
 	[[ "$stderr" == *"(cache: miss, stored)"* ]] || fail "$stderr"
 }
+
+@test "closed stdin, stdout or stderr: the cache is written whole, and read back" {
+	local want
+	want=$(PINRUN_NO_CACHE=1 "$PINRUN" --same-chip --json)
+	"$PINRUN" --same-chip -- true <&-
+	[ "$(cache_state --same-chip)" = hit ]
+	run "$PINRUN" --same-chip --json
+	assert_output "$want"
+	rm -rf "$XDG_CACHE_HOME"
+	"$PINRUN" --same-chip -- true >&- 2>&-
+	[ "$(cache_state --same-chip)" = hit ]
+	run "$PINRUN" --same-chip --json
+	assert_output "$want"
+	rm -rf "$XDG_CACHE_HOME"
+	run "$PINRUN" --topology "$E5" --spread=4 -n <&- 2>&-
+	assert_output "0,9,18,27"
+	[ "$(cache_state --topology "$E5" --spread=4)" = hit ]
+}
