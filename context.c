@@ -59,22 +59,24 @@ static void narrow(struct context *ctx, const struct cpuset *keep,
 	cpulist_and(&ctx->req.allowed, &ctx->req.allowed, keep);
 }
 
-static void read_share(struct context *ctx, const struct options *o)
-{
-	struct policy_error e;
-	enum launcher_err le;
-	struct cpuset part;
+extern char **environ;
 
-	if (launcher_share(o->share, &ctx->share, &le) < 0) {
-		if (le == LAUNCHER_E_SYNTAX)
-			msg_usage("%s",
-				  errors_launcher(o->share, le, &ctx->share));
-		msg_die("%s", errors_launcher(o->share, le, &ctx->share));
-	}
-	if (policy_share(ctx->t, &ctx->req.allowed, o->smt == SMT_ALL,
-			 (unsigned)ctx->share.index - 1,
-			 (unsigned)ctx->share.count, &part, &e) < 0)
-		msg_die("%s", errors_share(&ctx->share, o->smt == SMT_ALL, &e));
+/* --share: the part, given or worked out from the launcher's variables
+ * and mask, the CPUs the launcher gave pinrun (NULL: another machine's
+ * topology, with no mask of its own). */
+static void read_share(struct context *ctx, const struct options *o,
+		       const struct cpuset *mask)
+{
+	struct launcher_error e;
+	struct cpuset in, part;
+
+	if (launcher_decide(&o->share_spec, environ, ctx->t, mask, &ctx->share,
+			    &e) < 0)
+		msg_die("%s", errors_launcher(o->share, &e, false));
+	cpulist_and(&in, &ctx->req.allowed, &ctx->share.mask);
+	if (launcher_part(ctx->t, &ctx->share, &in, o->smt == SMT_ALL, &part,
+			  &e) < 0)
+		msg_die("%s", errors_launcher(o->share, &e, o->smt == SMT_ALL));
 	narrow(ctx, &part, EXCL_SHARE);
 }
 
@@ -98,7 +100,7 @@ void context_fill(struct context *ctx, const struct options *o,
 {
 	static double busy[CPULIST_MAX];
 	struct policy_request *req = &ctx->req;
-	struct cpuset set;
+	struct cpuset set, mask;
 	int r;
 
 	ctx->t = t;
@@ -116,12 +118,14 @@ void context_fill(struct context *ctx, const struct options *o,
 				strerror(-r));
 		narrow(ctx, &set, EXCL_AFFINITY);
 	}
+	/* What the launcher gave pinrun, before --kind narrows it. */
+	mask = req->allowed;
 	if (o->kind != KIND_ANY) {
 		policy_kind_cpus(t, o->kind == KIND_FAST, &set);
 		narrow(ctx, &set, EXCL_KIND);
 	}
 	if (o->share)
-		read_share(ctx, o);
+		read_share(ctx, o, t->this_system ? &mask : NULL);
 	if (o->spec)
 		read_spec(ctx, o->spec);
 	if (t->this_system && req->which == WHICH_CURRENT) {

@@ -31,7 +31,7 @@ struct context {
 	const struct topology *t;
 	struct policy_request req; /* what policy.c is asked */
 	struct cpuset excluded[EXCL_NREASONS];
-	struct launcher_share share; /* share.count 0: no --share */
+	struct launcher_decision share; /* share.count 0: no --share */
 	bool outside;	   /* pinrun ran outside its share or kind: 'current'
 			    * means the first candidate inside it */
 	const char *cache; /* what the cache did, for --explain */

@@ -40,12 +40,10 @@ struct policy_facts {
 const char *errors_policy(const struct policy_error *e,
 			  const struct policy_facts *f);
 
-/* A --share value (spec) that launcher_share refused, or a share that
- * policy_share could not cut (e->code POLICY_E_TOO_MANY). */
-const char *errors_launcher(const char *spec, enum launcher_err e,
-			    const struct launcher_share *sh);
-const char *errors_share(const struct launcher_share *sh, bool pus,
-			 const struct policy_error *e);
+/* A --share value (spec) that launcher_parse or launcher_decide refused,
+ * or a part launcher_part could not cut (pus: --smt, for its units). */
+const char *errors_launcher(const char *spec, const struct launcher_error *e,
+			    bool pus);
 
 /* A topology that could not be had from source: kind and arg as given to
  * topo_load, or for the live machine, the hwloc variable (env_var, NULL

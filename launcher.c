@@ -6,7 +6,6 @@
  * environment and the flattened topology it is handed, and nothing else;
  * pinrun.c words what went wrong and explains.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -178,12 +177,15 @@ static int rank_pair(struct launcher_decision *d, char *const *envp,
 	return 0;
 }
 
-/* The shallowest object whose CPUs are exactly mask, or TOPO_NONE. */
+/* The object whose CPUs are exactly mask, or TOPO_NONE: the shallowest
+ * that is not a cache or the machine (a core rather than its L2, a
+ * package rather than its L3), else the shallowest. */
 static int object_of(const struct topology *t, const struct cpuset *mask)
 {
 	unsigned n = cpulist_count(mask);
+	int first = TOPO_NONE;
 
-	for (unsigned o = 0; o < t->nobjs; o++) {
+	for (unsigned o = 0; o < t->nobjs && n; o++) {
 		const struct topo_obj *ob = &t->objs[o];
 		unsigned i = 0;
 
@@ -192,10 +194,15 @@ static int object_of(const struct topology *t, const struct cpuset *mask)
 		while (i < n &&
 		       cpulist_has(mask, tree_pu_os(t, ob->pu_first + i)))
 			i++;
-		if (i == n && n)
+		if (i < n)
+			continue;
+		if (ob->type != TOPO_MACHINE &&
+		    (ob->type < TOPO_L5 || ob->type > TOPO_L1))
 			return (int)o;
+		if (first == TOPO_NONE)
+			first = (int)o;
 	}
-	return TOPO_NONE;
+	return first;
 }
 
 /* Ranks i and r of the ranks sharing an object: with period objects, the
@@ -706,8 +713,9 @@ int launcher_part(const struct topology *t, struct launcher_decision *d,
 			 (unsigned)d->count, part, &pe) == 0)
 		return 0;
 	if (d->kind == LAUNCHER_GIVEN || !pe.value2) {
-		err->number = d->count;
-		err->number2 = pe.value2;
+		err->number = d->index + 1;
+		err->number2 = d->count;
+		err->units = pe.value2;
 		return fail(err, LAUNCHER_E_TOO_MANY, NULL, NULL);
 	}
 	/* The launcher started more ranks than there are units here: one
@@ -730,134 +738,4 @@ const char *launcher_name(enum launcher_kind kind)
 	};
 
 	return names[kind];
-}
-
-/*
- * Until pinrun.c moves to launcher_parse and launcher_decide: --share read
- * as before, with no binding rule. Goes with that change.
- */
-/* A plain decimal number: no sign, no junk. */
-static bool old_number(const char *s, unsigned long *out)
-{
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	*out = strtoul(s, &end, 10);
-	return !*end && *out <= 0xffffffffUL;
-}
-
-static bool env_old_number(const char *name, unsigned long *out)
-{
-	return old_number(getenv(name), out);
-}
-
-/* Slurm's task count on this node: SLURM_NTASKS_PER_NODE, or this node's
- * entry of a list such as "2(x3),1" (SLURM_STEP_TASKS_PER_NODE, else
- * SLURM_TASKS_PER_NODE), picked by SLURM_NODEID. */
-static bool old_slurm_local_count(unsigned long *count)
-{
-	const char *list = getenv("SLURM_STEP_TASKS_PER_NODE");
-	unsigned long node, n, times, at = 0;
-	char *end;
-
-	if (env_old_number("SLURM_NTASKS_PER_NODE", count))
-		return true;
-	if (!list)
-		list = getenv("SLURM_TASKS_PER_NODE");
-	if (!list || !env_old_number("SLURM_NODEID", &node))
-		return false;
-	while (*list) {
-		n = strtoul(list, &end, 10);
-		if (end == list)
-			return false;
-		times = 1;
-		if (!strncmp(end, "(x", 2)) {
-			times = strtoul(end + 2, &end, 10);
-			if (*end++ != ')')
-				return false;
-		}
-		if (node < at + times) {
-			*count = n;
-			return true;
-		}
-		at += times;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return false;
-		list = end;
-	}
-	return false;
-}
-
-/* auto: the most specific launcher first (mpirun under srun sets both). */
-static int old_from_environment(struct launcher_old_share *sh,
-				enum launcher_err *err)
-{
-	static const char *const pairs[][2] = {
-		{ "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE" },
-		{ "MPI_LOCALRANKID", "MPI_LOCALNRANKS" },
-	};
-	unsigned long rank, n = sh->count;
-
-	for (size_t k = 0; k < 2; k++)
-		if (env_old_number(pairs[k][0], &rank) &&
-		    (n || env_old_number(pairs[k][1], &n))) {
-			snprintf(
-			    sh->source, sizeof(sh->source), "%s=%lu, %s=%s",
-			    pairs[k][0], rank, pairs[k][1],
-			    getenv(pairs[k][1]) ? getenv(pairs[k][1]) : "-");
-			goto found;
-		}
-	if (env_old_number("SLURM_LOCALID", &rank)) {
-		if (!n && !old_slurm_local_count(&n)) {
-			*err = LAUNCHER_E_MISSING;
-			return -1;
-		}
-		snprintf(sh->source, sizeof(sh->source),
-			 "SLURM_LOCALID=%lu, %lu tasks on this node", rank, n);
-		goto found;
-	}
-	/* GNU parallel's job slot counts from 1, and only with auto/N. */
-	if (n && env_old_number("PARALLEL_JOBSLOT", &rank) && rank > 0) {
-		snprintf(sh->source, sizeof(sh->source), "PARALLEL_JOBSLOT=%lu",
-			 rank);
-		rank = (rank - 1) % n;
-		goto found;
-	}
-	*err = LAUNCHER_E_NONE;
-	return -1;
-found:
-	sh->index = rank + 1;
-	sh->count = n;
-	return 0;
-}
-
-int launcher_share(const char *spec, struct launcher_old_share *share,
-		   enum launcher_err *err)
-{
-	const char *slash = strchr(spec, '/');
-	char first[32];
-
-	memset(share, 0, sizeof(*share));
-	*err = LAUNCHER_OK;
-	if (slash && !old_number(slash + 1, &share->count)) {
-		*err = LAUNCHER_E_SYNTAX;
-		return -1;
-	}
-	snprintf(first, sizeof(first), "%.*s",
-		 (int)(slash ? (size_t)(slash - spec) : strlen(spec)), spec);
-	if (!strcmp(first, "auto")) {
-		if (old_from_environment(share, err) < 0)
-			return -1;
-	} else if (!slash || !old_number(first, &share->index)) {
-		*err = LAUNCHER_E_SYNTAX;
-		return -1;
-	}
-	if (!share->count || !share->index || share->index > share->count) {
-		*err = LAUNCHER_E_RANGE;
-		return -1;
-	}
-	return 0;
 }

@@ -25,7 +25,7 @@ enum launcher_err {
 	LAUNCHER_E_MISSING,   /* var is set, var2 (which it needs) is not */
 	LAUNCHER_E_BEYOND,    /* var's number is not below number2 (var2) */
 	LAUNCHER_E_NOMEM,
-	LAUNCHER_E_TOO_MANY, /* I/N: N over the units: value2 = units */
+	LAUNCHER_E_TOO_MANY, /* I/N (number/number2) over the units */
 };
 
 /* Why a variable's text is wrong (LAUNCHER_E_BAD_VALUE). */
@@ -46,6 +46,7 @@ struct launcher_error {
 	const char *var, *value; /* the variable and its text */
 	const char *var2, *value2;
 	unsigned long number, number2; /* E_RANGE, E_BEYOND, E_TOO_MANY */
+	unsigned long units;	       /* E_TOO_MANY */
 };
 
 enum launcher_mode {
@@ -132,15 +133,5 @@ int launcher_part(const struct topology *t, struct launcher_decision *d,
 
 /* "Open MPI", "Slurm", ... */
 const char *launcher_name(enum launcher_kind kind);
-
-/* Until pinrun.c moves to launcher_parse and launcher_decide. */
-#define LAUNCHER_E_SLURM_COUNT LAUNCHER_E_MISSING
-struct launcher_old_share {
-	unsigned long index, count;
-	char source[256];
-};
-#define launcher_share launcher_old_share
-int launcher_old_share(const char *spec, struct launcher_old_share *share,
-		       enum launcher_err *err);
 
 #endif

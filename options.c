@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cpulist.h"
+#include "errors.h"
 #include "message.h"
 #include "options.h"
 #include "pinrun.h"
@@ -380,6 +381,19 @@ static void parse_mem(struct options *o, const char *arg)
 		  msg_input(arg));
 }
 
+/* --share's syntax, before anything is read: I/N, auto or auto/N. A part
+ * out of range is no usage error, as before. */
+static void parse_share(struct options *o)
+{
+	struct launcher_error e;
+
+	if (launcher_parse(o->share, &o->share_spec, &e) == 0)
+		return;
+	if (e.code == LAUNCHER_E_RANGE && e.number2)
+		msg_die("%s", errors_launcher(o->share, &e, false));
+	msg_usage("%s", errors_launcher(o->share, &e, false));
+}
+
 static void parse_kind(struct options *o, const char *arg, bool *seen)
 {
 	if (*seen)
@@ -517,6 +531,7 @@ const struct options *options_parse(int argc, char **argv)
 			break;
 		case OPT_SHARE:
 			o.share = once(o.share, optarg, "share");
+			parse_share(&o);
 			break;
 		case OPT_KIND:
 			parse_kind(&o, optarg, &kind_seen);

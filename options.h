@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "host.h"
+#include "launcher.h"
 #include "policy.h"
 
 enum kind_choice { KIND_ANY, KIND_FAST, KIND_SLOW };
@@ -23,7 +24,8 @@ struct options {
 	const char *spec;     /* --cpus SPEC, or --hot=SPEC */
 	bool all;
 	enum kind_choice kind;
-	const char *share; /* --share as given, or NULL */
+	const char *share;		 /* --share as given, or NULL */
+	struct launcher_spec share_spec; /* --share read */
 	bool mem_given;
 	enum host_mempolicy mem;
 	/* What to do with it. */

@@ -70,6 +70,131 @@ static const char *plural(unsigned n)
 	return n == 1 ? "" : "s";
 }
 
+/* The variables --share auto read, as "NAME=value, NAME unset". */
+static const char *share_vars(const struct launcher_decision *d)
+{
+	static char text[4096];
+	size_t n = 0;
+
+	text[0] = '\0';
+	for (unsigned i = 0; i < d->nvars && n < sizeof(text); i++)
+		n += (size_t)snprintf(
+		    text + n, sizeof(text) - n, "%s%s%s%s", i ? ", " : "",
+		    d->vars[i].name, d->vars[i].value ? "=" : " unset",
+		    d->vars[i].value ? msg_input(d->vars[i].value) : "");
+	return text;
+}
+
+/* --share auto: who started pinrun, how it bound the ranks, and the rule
+ * that gives this rank its part. */
+static void explain_launcher(const struct context *ctx)
+{
+	const struct launcher_decision *d = &ctx->share;
+	const struct topology *t = ctx->t;
+	const char *who = launcher_name(d->kind);
+	char object[64] = "";
+	const char *shared = d->count == 1 ? "no other rank has it: pinrun "
+					     "plans inside it, whole"
+					   : "the ranks that have it split it";
+
+	if (d->object >= 0)
+		location_name(t, d->object, object, sizeof(object));
+	switch (d->kind) {
+	case LAUNCHER_SLURM_JOB:
+		msg_note("share: a Slurm job with no step, a batch script or "
+			 "an salloc shell (%s): the one process of the "
+			 "allocation",
+			 share_vars(d));
+		break;
+	case LAUNCHER_PARALLEL:
+		msg_note("share: GNU parallel, job slot %lu of %lu (%s)",
+			 d->rank + 1, d->ranks, share_vars(d));
+		break;
+	default:
+		msg_note("share: %s, %s %lu of the %lu on this node, from 0 "
+			 "(%s)",
+			 d->kind == LAUNCHER_SLURM_STEP ? "Slurm step" : who,
+			 d->kind == LAUNCHER_SLURM_STEP ? "task" : "local rank",
+			 d->rank, d->ranks, share_vars(d));
+	}
+	if (d->mask_from_list)
+		msg_note("share: planning for another machine: the task's "
+			 "mask is its entry of SLURM_CPU_BIND_LIST");
+	switch (d->binding) {
+	case BINDING_NONE:
+		msg_note("share: %s did not bind the ranks: the %lu of them "
+			 "split CPUs %s",
+			 who, d->count, msg_cpus(&d->mask));
+		break;
+	case BINDING_ALONE:
+		msg_note("share: alone on the allocation: all of CPUs %s",
+			 msg_cpus(&d->mask));
+		break;
+	case BINDING_LIST:
+		msg_note("share: Slurm bound this task to CPUs %s (entry %lu "
+			 "of SLURM_CPU_BIND_LIST): %s",
+			 msg_cpus(&d->mask), d->entry + 1,
+			 d->count == 1 ? "no other task of the step here has "
+					 "it: pinrun plans inside it, whole"
+				       : "the step's tasks here that have it "
+					 "split it");
+		break;
+	case BINDING_RANK:
+		msg_note("share: Slurm bound each task to a CPU of its own "
+			 "(--cpu-bind=rank): pinrun plans inside CPUs %s",
+			 msg_cpus(&d->mask));
+		break;
+	case BINDING_OBJECTS:
+		msg_note("share: %s bound this rank to %s, CPUs %s; its ranks "
+			 "go round-robin over the %lu %s%s of the node: %s",
+			 who, object, msg_cpus(&d->mask), d->objects,
+			 tree_type_name(t->objs[d->object].type),
+			 plural((unsigned)d->objects), shared);
+		break;
+	case BINDING_UNITS:
+		msg_note("share: %s bound this rank to %s, CPUs %s; its ranks "
+			 "fill the cores in order (its mapping policy): %s",
+			 who, object, msg_cpus(&d->mask), shared);
+		break;
+	case BINDING_OWN:
+		msg_note("share: %s bound this rank to CPUs %s, a set of its "
+			 "own: pinrun plans inside it, whole",
+			 who, msg_cpus(&d->mask));
+		break;
+	case BINDING_MOVED:
+		msg_note("share: CPUs %s are %s, where %s does not map this "
+			 "rank: it was moved after launch, and plans inside "
+			 "them, whole",
+			 msg_cpus(&d->mask), object, who);
+		break;
+	}
+}
+
+static void explain_share(const struct context *ctx, bool pus)
+{
+	const struct launcher_decision *d = &ctx->share;
+	char excluded[4200] = "";
+
+	if (d->kind != LAUNCHER_GIVEN)
+		explain_launcher(ctx);
+	if (!cpulist_empty(&ctx->excluded[EXCL_SHARE]))
+		snprintf(excluded, sizeof(excluded),
+			 "; excluded %s: the other shares",
+			 msg_cpus(&ctx->excluded[EXCL_SHARE]));
+	if (d->wrapped)
+		msg_note("share %lu of %lu: the %lu ranks that share CPUs %s "
+			 "outnumber its %lu %s: one each, round them: CPUs "
+			 "%s%s",
+			 d->index % d->units + 1, d->units, d->count,
+			 msg_cpus(&d->mask), d->units,
+			 pus ? (d->units == 1 ? "PU" : "PUs")
+			     : (d->units == 1 ? "core" : "cores"),
+			 msg_cpus(&ctx->req.allowed), excluded);
+	else
+		msg_note("share %lu of %lu: CPUs %s%s", d->index + 1, d->count,
+			 msg_cpus(&ctx->req.allowed), excluded);
+}
+
 static void explain_exclusions(const struct context *ctx,
 			       const struct options *o)
 {
@@ -88,13 +213,7 @@ static void explain_exclusions(const struct context *ctx,
 			 o->kind == KIND_FAST ? "fastest" : "slowest",
 			 o->kind == KIND_FAST ? "fast" : "slow");
 	if (ctx->share.count)
-		msg_note("share %lu of %lu%s%s%s: CPUs %s; excluded %s: the "
-			 "other shares",
-			 ctx->share.index, ctx->share.count,
-			 ctx->share.source[0] ? " (from " : "",
-			 ctx->share.source, ctx->share.source[0] ? ")" : "",
-			 msg_cpus(&ctx->req.allowed),
-			 msg_cpus(&ctx->excluded[EXCL_SHARE]));
+		explain_share(ctx, o->smt == SMT_ALL);
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
 			 "first candidate inside it",

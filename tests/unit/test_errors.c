@@ -102,13 +102,32 @@ TEST(topology_words)
 
 TEST(launcher_and_follow_words)
 {
-	struct launcher_share sh = { .index = 3, .count = 2 };
+	struct launcher_error le = { .var = "SLURM_LOCALID",
+				     .value = "5",
+				     .var2 = "SLURM_STEP_TASKS_PER_NODE",
+				     .value2 = "2",
+				     .number = 5,
+				     .number2 = 2 };
 	struct follow_start st = { .err = 1, .tracer = 9 };
 	struct follow_facts ff = { .comm = "gdb", .yama_scope = 3 };
 
-	for (int c = LAUNCHER_E_SYNTAX; c <= LAUNCHER_E_RANGE; c++)
-		EXPECT(
-		    worded(errors_launcher("3/2", (enum launcher_err)c, &sh)));
+	for (int c = LAUNCHER_E_SYNTAX; c <= LAUNCHER_E_TOO_MANY; c++) {
+		le.code = (enum launcher_err)c;
+		EXPECT(worded(errors_launcher("auto", &le, false)));
+	}
+	for (int w = LAUNCHER_WHY_NUMBER; w <= LAUNCHER_WHY_NOT_HERE; w++) {
+		le.code = LAUNCHER_E_BAD_VALUE;
+		le.why = (enum launcher_why)w;
+		EXPECT(worded(errors_launcher("auto", &le, false)));
+	}
+	le.code = LAUNCHER_E_BEYOND;
+	EXPECT(!strcmp(errors_launcher("auto", &le, false),
+		       "--share auto: SLURM_LOCALID=5 is not below this "
+		       "node's 2 tasks (SLURM_STEP_TASKS_PER_NODE=2)"));
+	le.code = LAUNCHER_E_RANGE;
+	le.number2 = 0;
+	EXPECT(!strcmp(errors_launcher("auto/0", &le, false),
+		       "invalid --share value 'auto/0': N counts from 1"));
 	for (int w = FOLLOW_TRACED; w <= FOLLOW_NO_HELPER; w++) {
 		st.why = (enum follow_unavailable)w;
 		EXPECT(worded(errors_follow(&st, &ff)));

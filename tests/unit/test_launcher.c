@@ -685,8 +685,8 @@ TEST(given_too_many_is_an_error)
 		return;
 	}
 	EXPECT(launcher_part(t, &d, &d.mask, false, &part, &e) < 0);
-	EXPECT(e.code == LAUNCHER_E_TOO_MANY && e.number == 9 &&
-	       e.number2 == 8);
+	EXPECT(e.code == LAUNCHER_E_TOO_MANY && e.number == 1 &&
+	       e.number2 == 9 && e.units == 8);
 	/* As PUs there are 16: the first of nine parts is core 0's first. */
 	EXPECT(launcher_part(t, &d, &d.mask, true, &part, &e) == 0);
 	EXPECT_SET(&part, "0");
