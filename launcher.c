@@ -4,7 +4,7 @@
  * Hydra, Slurm, GNU parallel): the process's local rank and count, and
  * whether the launcher bound the ranks' CPUs and how. It reads the
  * environment and the flattened topology it is handed, and nothing else;
- * pinrun.c words what went wrong and explains.
+ * errors.c words what went wrong, output.c explains the decision.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -205,8 +205,8 @@ static int object_of(const struct topology *t, const struct cpuset *mask)
 	return first;
 }
 
-/* Ranks i and r of the ranks sharing an object: with period objects, the
- * number of i below end with i % period == pos. */
+/* How many ranks i below end have i % period == pos: the ranks below end
+ * that round-robin over period objects puts on object pos. */
 static unsigned long below(unsigned long end, unsigned long pos,
 			   unsigned long period)
 {
