@@ -26,7 +26,18 @@ EOF
 #!/bin/sh
 sed -n 's/^Cpus_allowed_list:[[:space:]]*/cpus=/p' /proc/self/status >>"$RANKS/$$"
 EOF
-	cp "$BIN/app" "$BIN/job"
+	# A GNU parallel job: the same, then it waits (10 s at most) until
+	# $JOBS jobs have started, so that parallel runs them side by side,
+	# each in a slot of its own, even on a loaded machine.
+	cat >"$BIN/job" <<'EOF'
+#!/bin/sh
+sed -n 's/^Cpus_allowed_list:[[:space:]]*/cpus=/p' /proc/self/status >>"$RANKS/$$"
+i=0
+while [ "$(ls "$RANKS" | wc -l)" -lt "${JOBS:-1}" ] && [ "$i" -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+EOF
 	chmod 755 "$BIN"/*
 	: >"$BATS_FILE_TMPDIR/no-slurm"
 	if [ "$(id -u)" -ne 0 ]; then
@@ -144,15 +155,15 @@ run_examples() {
 		[ -n "$line" ] || continue
 		examples=$((examples + 1))
 		rm -rf "$RANKS" && mkdir "$RANKS"
-		launch "$line"
-		[[ "$line" != sbatch* ]] || wait_jobs
 		# A batch script that runs pinrun itself is one process.
 		if [[ "$line" == *"--wrap 'pinrun"* ]]; then
 			n=1
 		else
 			n=$(sed -E 's/.* -[nj] ([0-9]+) .*/\1/' <<<"$line")
 		fi
-		check_ranks "$n"
+		JOBS=$n launch "$line"
+		[[ "$line" != sbatch* ]] || wait_jobs
+		check_ranks "$n" || fail "$where: $line"
 	done
 	[ "$examples" -ge 5 ] || fail "$where has $examples examples"
 }
@@ -266,7 +277,7 @@ EOF
 
 @test "GNU parallel: each job slot its part" {
 	need parallel
-	launch "parallel -j 2 rank pinrun --share auto/2 --same-chip -- app ::: a b"
+	JOBS=2 launch "parallel -j 2 rank pinrun --share auto/2 --same-chip -- job ::: a b"
 	check_ranks 2
 }
 
