@@ -110,10 +110,10 @@ wait_jobs() {
 	fail "jobs still queued or running after 60 s: $(squeue)"
 }
 
-# check_ranks N [given]: N ranks left a record; each one's CPUs lie inside
+# check_ranks N [how]: N ranks left a record; each one's CPUs lie inside
 # the mask it was given (its given= line, or this test's own mask); no CPU
-# is in two ranks' sets; together they cover every given mask. With --hot
-# ranks, one CPU each: "hot" instead of covering.
+# is in two ranks' sets; together they cover every given mask. how "hot":
+# one CPU each instead of covering; "apart": no covering asked.
 check_ranks() {
 	local n=$1 how=${2:-cover} f cpus given all=() ranks=0 union
 	for f in "$RANKS"/*; do
@@ -150,7 +150,7 @@ readme_examples() {
 # Run the example lines on stdin as they are, from the directory of ./app
 # and ./job, and check each one's ranks; where names them.
 run_examples() {
-	local where=$1 line n examples=0
+	local where=$1 line n how examples=0
 	while IFS= read -r line; do
 		[ -n "$line" ] || continue
 		examples=$((examples + 1))
@@ -163,7 +163,10 @@ run_examples() {
 		fi
 		JOBS=$n launch "$line"
 		[[ "$line" != sbatch* ]] || wait_jobs
-		check_ranks "$n" || fail "$where: $line"
+		# --spread takes one PU a core: with SMT, not every CPU.
+		how=cover
+		[[ "$line" != *--spread* ]] || [ "$("$PINRUN" --spread -n)" = "$ALLOWED" ] || how=apart
+		check_ranks "$n" "$how" || fail "$where: $line"
 	done
 	[ "$examples" -ge 5 ] || fail "$where has $examples examples"
 }
