@@ -450,7 +450,6 @@ const char *errors_devices(const char *spec, const struct topology *t,
 		.input = msg_input(spec),
 		.machine =
 		    t && t->this_system ? "this machine" : "the topology",
-		.why = some,
 		.item = a,
 		.what = b,
 		/* A cached table may miss a device plugged in since. */
@@ -463,7 +462,11 @@ const char *errors_devices(const char *spec, const struct topology *t,
 		if (!some[0])
 			variant |= NONE_THERE;
 	}
-	if (e->code == DEVICES_E_AMBIGUOUS && t) {
+	/* Names come from the topology: escaped like input. */
+	f.why = msg_input(some);
+	if (e->code == DEVICES_E_AMBIGUOUS && t && e->first >= 0 &&
+	    e->second >= 0 && (unsigned)e->first < t->ndevs &&
+	    (unsigned)e->second < t->ndevs) {
 		device_place(t, e->first, a, sizeof(a));
 		device_place(t, e->second, b, sizeof(b));
 	}

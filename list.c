@@ -76,14 +76,10 @@ static void add(struct map *m, unsigned indent, char *s, int l3)
 	m->lines[m->nlines++] = (struct line){ indent, s, l3 };
 }
 
-/* The columns a line takes, marks not counted. */
+/* The columns a line takes: a mark prints as one bracket. */
 static size_t width(unsigned indent, const char *s)
 {
-	size_t n = indent;
-
-	for (; *s; s++)
-		n += *s != MARK_ON && *s != MARK_OFF;
-	return n;
+	return indent + strlen(s);
 }
 
 /* --- what a core is ------------------------------------------------------ */
@@ -432,32 +428,68 @@ static void walk(struct map *m)
 static void distances(struct map *m)
 {
 	const struct topology *t = m->t;
-	unsigned n = t->nnuma, w = 2, per;
+	unsigned n = t->nnuma, w = 2, per, *by_os;
 
 	if (!t->distances || n < 2)
 		return;
+	by_os = need(malloc(n * sizeof(*by_os)));
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = i;
+
+		/* Insertion by node number: a handful of nodes. */
+		while (k > 0 && t->numa[by_os[k - 1]].os > t->numa[i].os) {
+			by_os[k] = by_os[k - 1];
+			k--;
+		}
+		by_os[k] = i;
+	}
 	for (unsigned i = 0; i < n * n; i++)
 		if (snprintf(NULL, 0, "%u", t->distances[i]) > (int)w)
 			w = (unsigned)snprintf(NULL, 0, "%u", t->distances[i]);
 	for (unsigned i = 0; i < n; i++)
 		if (snprintf(NULL, 0, "%u", t->numa[i].os) > (int)w)
 			w = (unsigned)snprintf(NULL, 0, "%u", t->numa[i].os);
-	w += 2;
-	per = (WIDTH - 6) / w;
-	add(m, 0, text("%s", "NUMA distances (node numbers):"), -1);
+	/* Two blanks between columns, one where that keeps to one block. */
+	w += 4 + n * (w + 2) <= WIDTH ? 2 : 1;
+	per = (WIDTH - 4 - 4) / w;
+	add(m, 2, text("%s", "NUMA distances (node numbers):"), -1);
 	for (unsigned from = 0; from < n; from += per) {
 		char *s = text("%s", "node");
 
 		for (unsigned j = from; j < n && j < from + per; j++)
-			cat(&s, "%*u", (int)w, t->numa[j].os);
-		add(m, 2, s, -1);
+			cat(&s, "%*u", (int)w, t->numa[by_os[j]].os);
+		add(m, 4, s, -1);
 		for (unsigned i = 0; i < n; i++) {
-			s = text("%3u:", t->numa[i].os);
+			s = text("%3u:", t->numa[by_os[i]].os);
 			for (unsigned j = from; j < n && j < from + per; j++)
-				cat(&s, "%*u", (int)w, t->distances[i * n + j]);
-			add(m, 2, s, -1);
+				cat(&s, "%*u", (int)w,
+				    t->distances[by_os[i] * n + by_os[j]]);
+			add(m, 4, s, -1);
 		}
 	}
+	free(by_os);
+}
+
+/* "words: CPUs list", the list broken after commas to fit. */
+static void add_list(struct map *m, const char *words, const char *list)
+{
+	char *s = text("%s: ", words);
+
+	while (width(2, s) + strlen(list) > WIDTH) {
+		size_t room = WIDTH - width(2, s), cut = 0;
+
+		for (size_t i = 0; i < room && list[i]; i++)
+			if (list[i] == ',')
+				cut = i + 1;
+		if (!cut) /* one item longer than a line */
+			cut = strcspn(list, ",") + (list[strcspn(list, ",")] != 0);
+		cat(&s, "%.*s", (int)cut, list);
+		add(m, 2, s, -1);
+		list += cut;
+		s = text("%s", "  ");
+	}
+	cat(&s, "%s", list);
+	add(m, 2, s, -1);
 }
 
 static void footer(struct map *m, const struct policy_plan *plan)
@@ -466,28 +498,24 @@ static void footer(struct map *m, const struct policy_plan *plan)
 		enum exclusion why;
 		const char *words;
 	} gone[] = {
-		{ EXCL_OFFLINE, "offline" },
-		{ EXCL_CGROUP, "not in the cgroup's cpuset" },
-		{ EXCL_UNUSABLE, "offline or disallowed" },
-		{ EXCL_AFFINITY,
-		  "outside pinrun's affinity (--all takes them)" },
+		{ EXCL_OFFLINE, "offline CPUs" },
+		{ EXCL_CGROUP, "CPUs not in the cgroup's cpuset" },
+		{ EXCL_UNUSABLE, "offline or disallowed CPUs" },
+		{ EXCL_AFFINITY, "CPUs outside pinrun's affinity (--all takes "
+				 "them)" },
 	};
 	const struct context *ctx = m->ctx;
 
 	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
 		if (!cpulist_empty(&ctx->excluded[gone[i].why]))
-			add(m, 0,
-			    text("%s: CPUs %s", gone[i].words,
-				 msg_cpus(&ctx->excluded[gone[i].why])),
-			    -1);
+			add_list(m, gone[i].words,
+				 msg_list(&ctx->excluded[gone[i].why]));
 	distances(m);
 	if (plan)
-		add(m, 0,
-		    text("placement, marked [ ] above: CPUs %s",
-			 msg_cpus(&plan->cpus)),
-		    -1);
+		add_list(m, "the placement, marked [ ] above",
+			 msg_list(&plan->cpus));
 	if (plan && m->o->mem_given)
-		add(m, 0,
+		add(m, 2,
 		    text("memory: %s%s%s", context_mem_arg(m->o),
 			 cpulist_empty(&ctx->mem_nodes) ? "" : " on nodes ",
 			 msg_list(&ctx->mem_nodes)),
@@ -520,14 +548,13 @@ static void print_map(struct map *m)
 	const struct topology *t = m->t;
 	bool in_colour = colour();
 
-	printf("machine: %u package%s, %u NUMA node%s, %u L3, %u core%s, %u "
-	       "PU%s (%s, hwloc %s)\n",
-	       tree_count(t, TOPO_PACKAGE),
+	printf("%s: %u package%s, %u NUMA node%s, %u L3, %u core%s, %u PU%s\n",
+	       t->source, tree_count(t, TOPO_PACKAGE),
 	       tree_count(t, TOPO_PACKAGE) == 1 ? "" : "s", t->nnuma,
 	       t->nnuma == 1 ? "" : "s", tree_count(t, TOPO_L3),
 	       tree_count(t, TOPO_CORE),
 	       tree_count(t, TOPO_CORE) == 1 ? "" : "s", t->npus,
-	       t->npus == 1 ? "" : "s", t->source, t->hwloc_version);
+	       t->npus == 1 ? "" : "s");
 	if (m->legend)
 		printf("cores: 'core:A-B  X + Y' gives the i-th core of A-B "
 		       "the i-th CPU of X and of Y\n");

@@ -168,7 +168,8 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 	char name[64] = "";
 
 	if (!t->this_system && o->which != WHICH_INDEX &&
-	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS)
+	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS &&
+	    o->policy != POLICY_NONE)
 		msg_note("planning for another machine: 'current' and 'idle' "
 			 "mean the first candidate");
 	if (o->policy == POLICY_SAME_NUMA && plan->domain >= 0)
