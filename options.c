@@ -79,10 +79,10 @@ static const struct other_option {
 	  "keep to the CPUs near an I/O device: eth0,\n"
 	  "                            mlx5_0, cuda0, nvme0n1, pci=<bus id>" },
 	{ "mem", required_argument, OPT_MEM, "=<mode>[:<nodes>]",
-	  "memory policy: bind, interleave, preferred or\n"
-	  "                            local, on the placement's (or the\n"
-	  "                            device's) NUMA nodes, or on <nodes>:\n"
-	  "                            0,2  all  mcdram" },
+	  "memory policy bind, interleave, preferred or\n"
+	  "                            local, on the placement's NUMA nodes\n"
+	  "                            (the device's with --near) or on\n"
+	  "                            <nodes>: 0,2  all  mcdram" },
 	{ "dry-run", no_argument, 'n', "", "print the CPU list, run nothing" },
 	{ "explain", no_argument, OPT_EXPLAIN, "", "tell why, on stderr" },
 	{ "json", no_argument, OPT_JSON, "",
@@ -136,7 +136,8 @@ static void __attribute__((noreturn)) usage(void)
 	       " pinrun <policy> [options] [--] <command> [<argument>...]\n"
 	       " pinrun <policy> [options] --dry-run\n"
 	       " pinrun <policy> [options] --pid <pid>\n"
-	       " pinrun --show [<pid>]\n\n"
+	       " pinrun --show [<pid>]\n"
+	       " pinrun [<policy>] [options] --list\n\n"
 	       "Run a command on CPUs chosen from the machine's topology.\n\n"
 	       "Policies (exactly one):\n");
 	for (size_t i = 0; i < NPOLICIES; i++)

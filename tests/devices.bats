@@ -197,3 +197,44 @@ live_net() {
 	run --separate-stderr "$PINRUN" --near="$nic" --explain -n
 	[[ "${stderr_lines[-1]}" == *"(cache: hit)"* ]] || fail "$stderr"
 }
+
+# --- bash completion of --near= and --mem= ------------------------------------
+
+# complete LINE: what completion/pinrun.bash offers for LINE, one a line,
+# with the words split as readline splits them (at '=' and ':' too).
+complete_line() {
+	bash -c '
+		source "$1"
+		COMP_LINE=$2
+		read -ra COMP_WORDS <<<"$(sed -E "s/([=:])/ \1 /g" <<<"$2")"
+		[[ $2 == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_pinrun
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$BATS_TEST_DIRNAME/../completion/pinrun.bash" "$1"
+}
+
+@test "completion: --near= offers the devices, of --topology when given" {
+	local p9=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml
+	run complete_line "$PINRUN --topology $p9 --near=cu"
+	assert_output $'cuda0\ncuda1\ncuda2\ncuda3'
+	run complete_line "$PINRUN --topology $p9 --near=pci=0004:0"
+	assert_output $'pci=0004:03:00.0\npci=0004:04:00.0\npci=0004:05:00.0'
+	# This machine's: every OS device hwloc names, and no other name.
+	local names
+	names=$(lstopo-no-graphics --only osdev 2>/dev/null | sed -n 's/^.*"\(.*\)"$/\1/p' | sort)
+	[ -n "$names" ] || skip_unless_works "hwloc finds no device here"
+	run complete_line "$PINRUN --near="
+	[ "$(grep -v '^pci=' <<<"$output" | sort)" = "$names" ] || fail "offered: $output; hwloc names: $names"
+}
+
+@test "completion: --mem= offers the modes, then nodes and kinds" {
+	local knl=$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml
+	run complete_line "$PINRUN --mem=pre"
+	assert_output $'preferred\npreferred:'
+	run complete_line "$PINRUN --topology $knl --mem=interleave:"
+	assert_output $'0\n1\n2\n3\n4\n5\n6\n7\nall\nmcdram'
+	run complete_line "$PINRUN --topology $knl --mem=bind:m"
+	assert_output "mcdram"
+	run complete_line "$PINRUN --ne"
+	assert_output "--near="
+}
