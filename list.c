@@ -482,7 +482,8 @@ static void add_list(struct map *m, const char *words, const char *list)
 			if (list[i] == ',')
 				cut = i + 1;
 		if (!cut) /* one item longer than a line */
-			cut = strcspn(list, ",") + (list[strcspn(list, ",")] != 0);
+			cut = strcspn(list, ",") +
+			      (list[strcspn(list, ",")] != 0);
 		cat(&s, "%.*s", (int)cut, list);
 		add(m, 2, s, -1);
 		list += cut;
