@@ -126,6 +126,8 @@ static void explain_exclusions(const struct context *ctx,
 			 msg_cpus(&ctx->excluded[EXCL_KIND]),
 			 o->kind == KIND_FAST ? "fastest" : "slowest",
 			 o->kind == KIND_FAST ? "fast" : "slow");
+	if (ctx->near >= 0)
+		explain_near(ctx, o);
 	if (ctx->share.count)
 		msg_note("share %lu of %lu%s%s%s: CPUs %s; excluded %s: the "
 			 "other shares",
@@ -134,8 +136,6 @@ static void explain_exclusions(const struct context *ctx,
 			 ctx->share.source, ctx->share.source[0] ? ")" : "",
 			 msg_cpus(&ctx->req.allowed),
 			 msg_cpus(&ctx->excluded[EXCL_SHARE]));
-	if (ctx->near >= 0)
-		explain_near(ctx, o);
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
 			 "first candidate inside it",
