@@ -583,8 +583,22 @@ static void print_map(struct map *m)
 	}
 }
 
-/* --- --list --json ----------------------------------------------------------
- */
+/* --- --list --json -------------------------------------------------- */
+
+/* Open the JSON object of object o: its "location" and "cpus". */
+static void json_object(struct json *j, const struct topology *t, int o)
+{
+	struct cpuset cpus;
+	char loc[64];
+
+	json_open(j, '{');
+	location_name(t, o, loc, sizeof(loc));
+	json_key(j, "location");
+	json_string(j, loc);
+	cpulist_zero(&cpus);
+	tree_obj_cpus(t, o, &cpus);
+	output_json_set(j, "cpus", &cpus);
+}
 
 static void json_map(const struct map *m, const struct policy_plan *plan)
 {
@@ -597,18 +611,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_open(&j, '{');
 	json_key(&j, "topology");
 	json_open(&j, '{');
-	json_key(&j, "source");
-	json_string(&j, t->source);
-	json_key(&j, "packages");
-	json_int(&j, tree_count(t, TOPO_PACKAGE));
-	json_key(&j, "numa_nodes");
-	json_int(&j, t->nnuma);
-	json_key(&j, "l3");
-	json_int(&j, tree_count(t, TOPO_L3));
-	json_key(&j, "cores");
-	json_int(&j, tree_count(t, TOPO_CORE));
-	json_key(&j, "pus");
-	json_int(&j, t->npus);
+	output_json_counts(&j, t);
 	json_key(&j, "kinds");
 	json_int(&j, t->nkinds > 1 ? t->nkinds : 1);
 	json_close(&j, '}');
@@ -617,17 +620,11 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	for (unsigned o = 1; o < t->nobjs; o++) {
 		if (!m->shown[o])
 			continue;
-		json_open(&j, '{');
-		location_name(t, (int)o, loc, sizeof(loc));
-		json_key(&j, "location");
-		json_string(&j, loc);
+		json_object(&j, t, (int)o);
 		location_name(t, box_of(m, (int)o) < 0 ? 0 : box_of(m, (int)o),
 			      loc, sizeof(loc));
 		json_key(&j, "in");
 		json_string(&j, loc);
-		cpulist_zero(&cpus);
-		tree_obj_cpus(t, (int)o, &cpus);
-		output_json_set(&j, "cpus", &cpus);
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');
@@ -636,13 +633,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	for (unsigned o = 1; o < t->nobjs; o++) {
 		if (!is_unit(t, (int)o))
 			continue;
-		json_open(&j, '{');
-		location_name(t, (int)o, loc, sizeof(loc));
-		json_key(&j, "location");
-		json_string(&j, loc);
-		cpulist_zero(&cpus);
-		tree_obj_cpus(t, (int)o, &cpus);
-		output_json_set(&j, "cpus", &cpus);
+		json_object(&j, t, (int)o);
 		json_key(&j, "kind");
 		json_int(&j, t->objs[t->pus[t->objs[o].pu_first]].kind);
 		json_close(&j, '}');

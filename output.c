@@ -280,6 +280,22 @@ static void print_json(struct json *j)
 	json_free(j);
 }
 
+void output_json_counts(struct json *j, const struct topology *t)
+{
+	json_key(j, "source");
+	json_string(j, t->source);
+	json_key(j, "packages");
+	json_int(j, tree_count(t, TOPO_PACKAGE));
+	json_key(j, "numa_nodes");
+	json_int(j, t->nnuma);
+	json_key(j, "l3");
+	json_int(j, tree_count(t, TOPO_L3));
+	json_key(j, "cores");
+	json_int(j, tree_count(t, TOPO_CORE));
+	json_key(j, "pus");
+	json_int(j, t->npus);
+}
+
 void output_json_set(struct json *j, const char *key, const struct cpuset *set)
 {
 	json_set(j, key, set);
@@ -400,18 +416,7 @@ void output_json(const struct context *ctx, const struct options *o,
 		output_json_memory(&j, ctx, o);
 	json_key(&j, "topology");
 	json_open(&j, '{');
-	json_key(&j, "source");
-	json_string(&j, t->source);
-	json_key(&j, "packages");
-	json_int(&j, tree_count(t, TOPO_PACKAGE));
-	json_key(&j, "numa_nodes");
-	json_int(&j, t->nnuma);
-	json_key(&j, "l3");
-	json_int(&j, tree_count(t, TOPO_L3));
-	json_key(&j, "cores");
-	json_int(&j, tree_count(t, TOPO_CORE));
-	json_key(&j, "pus");
-	json_int(&j, t->npus);
+	output_json_counts(&j, t);
 	json_close(&j, '}');
 	json_close(&j, '}');
 	free(objects);

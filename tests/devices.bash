@@ -21,6 +21,16 @@ pci_devices() {
 		sed -n 's/.*busid=\([0-9a-f]*:[0-9a-f]*:[0-9a-f]*\.[0-9a-f]\).*/\1/p'
 }
 
+# same_as_hwloc FILE WANT DEV...: --near=DEV plans WANT, for each DEV.
+same_as_hwloc() {
+	local f=$1 want=$2 d got
+	shift 2
+	for d in "$@"; do
+		got=$(our_pus "$f" --near="$d")
+		[ "$want" = "$got" ] || fail "--near=$d: hwloc-calc gives '$want', pinrun '$got'"
+	done
+}
+
 # --near=DEV is the PUs hwloc-calc gives for os=NAME (or pci=BUSID), in every
 # form pinrun takes: NAME, os=NAME, pci=BUSID, the bare bus id. A name two
 # devices have is refused (hwloc-calc takes the first); a device whose CPUs
@@ -46,19 +56,13 @@ check_near() {
 			n=$((n + 1))
 			continue
 		fi
-		got=$(our_pus "$f" --near="$d")
-		[ "$want" = "$got" ] || fail "--near=$d: hwloc-calc gives '$want', pinrun '$got'"
-		got=$(our_pus "$f" --near="os=$d")
-		[ "$want" = "$got" ] || fail "--near=os=$d: hwloc-calc gives '$want', pinrun '$got'"
+		same_as_hwloc "$f" "$want" "$d" "os=$d"
 		n=$((n + 1))
 	done < <(os_devices "$f")
 	while read -r d; do
 		want=$(ref_pus "$f" "pci=$d")
 		[ -n "$want" ] || continue # checked through its OS device above
-		got=$(our_pus "$f" --near="pci=$d")
-		[ "$want" = "$got" ] || fail "--near=pci=$d: hwloc-calc gives '$want', pinrun '$got'"
-		got=$(our_pus "$f" --near="${d^^}")
-		[ "$want" = "$got" ] || fail "--near=${d^^}: hwloc-calc gives '$want', pinrun '$got'"
+		same_as_hwloc "$f" "$want" "pci=$d" "${d^^}"
 		n=$((n + 1))
 	done < <(pci_devices "$f")
 	[ "$n" -eq "$count" ] || fail "$n devices checked on $(basename "$f"), not $count"
