@@ -218,6 +218,9 @@ static const struct rule {
 	{ F_ANY, 0, F_SHOW | F_POLICY | F_NEAR | F_LIST,
 	  "no policy given: use one of --hot, --same-chip, --same-numa, "
 	  "--same-cache, --spread or --cpus" },
+	{ F_MEM, F_LIST, F_POLICY | F_NEAR,
+	  "--mem with --list marks a placement's memory: give a policy or "
+	  "--near" },
 	{ F_CPUS, F_SMT | F_NO_SMT, 0,
 	  "--cpus places exactly the CPUs given: {other} does not apply" },
 	{ F_PID, F_COMMAND, 0,

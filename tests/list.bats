@@ -151,12 +151,17 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 	assert_output --partial '[0]'
 }
 
-@test "--list takes no command, --pid, --dry-run or --follow" {
+@test "--list takes no command, --pid, --dry-run or --follow; --mem needs a placement" {
 	bad_usage "--list prints a map and runs nothing: a command does not apply" --list -- true
 	bad_usage "--list prints a map and runs nothing: --pid does not apply" --list --pid 1
 	bad_usage "--list prints a map and runs nothing: --dry-run does not apply" --list -n
 	bad_usage "--list prints a map and runs nothing: --follow does not apply" --list --hot --follow
 	bad_usage "--show takes only a pid (and --json): --list does not apply" --list --show
+	bad_usage "--mem with --list marks a placement's memory: give a policy or --near" --list --mem=bind:0
+	run "$PINRUN" --list --hot=0 --mem=bind:0 --topology "$AWKWARD"
+	assert_success
+	assert_line "      numa:0  node 0, 32.0 GiB <- --mem"
+	assert_line "  memory: bind:0 on nodes 0"
 }
 
 @test "a failed write of the map is an error (--list >/dev/full)" {
