@@ -109,6 +109,24 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 	*out = NULL;
 	if (pipe2(fd, O_CLOEXEC) < 0)
 		return fail(err, TOPO_E_SYSTEM, errno);
+	/* Above stderr: the child sends its stderr to /dev/null while hwloc
+	 * loads, which must not be where the answer goes (pinrun 2>&-). */
+	for (int i = 0; i < 2; i++)
+		if (fd[i] <= 2) {
+			int moved = fcntl(fd[i], F_DUPFD_CLOEXEC, 3);
+
+			close(fd[i]);
+			fd[i] = moved;
+		}
+	if (fd[0] < 0 || fd[1] < 0) {
+		int sys = errno;
+
+		if (fd[0] >= 0)
+			close(fd[0]);
+		if (fd[1] >= 0)
+			close(fd[1]);
+		return fail(err, TOPO_E_SYSTEM, sys);
+	}
 	fflush(NULL);
 	if ((pid = fork()) < 0) {
 		int sys = errno;

@@ -91,3 +91,14 @@ load test_helper
 	assert_output ""
 	[[ "$stderr" == *"pinrun: cpus: 0 ("* ]]
 }
+
+@test "--json and --dry-run with a command print the plan and run nothing" {
+	run --separate-stderr "$PINRUN" --cpus 0 --json -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_success
+	[[ "$output" == '{"policy":"cpus",'* ]] || fail "$output"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	run --separate-stderr "$PINRUN" --hot=0 --dry-run -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_success
+	assert_output "0"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
