@@ -438,6 +438,131 @@ const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
 	return expand("cannot read topology '{input}': {why}", &f);
 }
 
+/* --- devices (--near) ---------------------------------------------------- */
+
+enum { BY_PCI = 1, NONE_THERE = 2 };
+
+static const struct entry device_words[] = {
+	{ DEVICES_E_EMPTY, PLAIN,
+	  "invalid --near value '{input}': no device name" },
+	{ DEVICES_E_EMPTY, BY_PCI,
+	  "invalid --near value '{input}': no PCI bus id after 'pci='" },
+	{ DEVICES_E_BAD_PCI, BY_PCI,
+	  "invalid --near value '{input}': expected a PCI bus id such as "
+	  "0000:3b:00.0" },
+	{ DEVICES_E_UNKNOWN, PLAIN,
+	  "unknown device '{input}': {machine} has {why}" },
+	{ DEVICES_E_UNKNOWN, NONE_THERE,
+	  "unknown device '{input}': {machine} has no I/O device{hint}" },
+	{ DEVICES_E_UNKNOWN, BY_PCI,
+	  "unknown PCI device '{input}': {machine} has {why}" },
+	{ DEVICES_E_UNKNOWN, BY_PCI | NONE_THERE,
+	  "unknown PCI device '{input}': {machine} has no PCI device{hint}" },
+	{ DEVICES_E_AMBIGUOUS, PLAIN,
+	  "device name '{input}' is ambiguous: {machine} has two, under "
+	  "{item} and {what}: name the one meant as pci=<bus id>" },
+	{ DEVICES_E_AMBIGUOUS, BY_PCI,
+	  "PCI device '{input}' is ambiguous: {machine} has two, under {item} "
+	  "and {what}" },
+};
+
+/* Where an OS device is: under its PCI device, or at its object. */
+static void device_place(const struct topology *t, int dev, char *buf,
+			 size_t size)
+{
+	if (t->devs[dev].busid[0] && t->devs[dev].type != TOPO_DEV_PCI)
+		snprintf(buf, size, "pci=%s", t->devs[dev].busid);
+	else
+		location_name(t, t->devs[dev].attach, buf, size);
+}
+
+const char *errors_devices(const char *spec, const struct topology *t,
+			   const struct devices_error *e)
+{
+	char some[512] = "", a[64] = "", b[64] = "";
+	struct fields f = {
+		.input = msg_input(spec),
+		.machine =
+		    t && t->this_system ? "this machine" : "the topology",
+		.item = a,
+		.what = b,
+		/* A cached table may miss a device plugged in since. */
+		.hint = t && t->this_system ? " that hwloc finds" : "",
+	};
+	int variant = e->pci ? BY_PCI : PLAIN;
+
+	if (e->code == DEVICES_E_UNKNOWN && t) {
+		devices_some(t, e->pci != 0, 8, some, sizeof(some));
+		if (!some[0])
+			variant |= NONE_THERE;
+	}
+	/* Names come from the topology: escaped like input. */
+	f.why = msg_input(some);
+	if (e->code == DEVICES_E_AMBIGUOUS && t && e->first >= 0 &&
+	    e->second >= 0 && (unsigned)e->first < t->ndevs &&
+	    (unsigned)e->second < t->ndevs) {
+		device_place(t, e->first, a, sizeof(a));
+		device_place(t, e->second, b, sizeof(b));
+	}
+	return expand(LOOKUP(device_words, e->code, variant), &f);
+}
+
+/* --- memory nodes (--mem) ------------------------------------------------ */
+
+enum { EMPTY_ITEM = 1, NO_KINDS };
+
+static const struct entry memory_words[] = {
+	{ MEMORY_E_EMPTY, PLAIN,
+	  "invalid --mem value '{input}': no node list after ':'" },
+	{ MEMORY_E_ITEM, PLAIN,
+	  "invalid --mem value '{input}': '{item}' is not a node number, a "
+	  "range or a node kind" },
+	{ MEMORY_E_ITEM, EMPTY_ITEM,
+	  "invalid --mem value '{input}': empty item" },
+	{ MEMORY_E_REVERSED, PLAIN,
+	  "invalid --mem value '{input}': range {v}-{v2} is reversed" },
+	{ MEMORY_E_TOO_LARGE, PLAIN,
+	  "invalid --mem value '{input}': node {item} is too large (the limit "
+	  "is {max})" },
+	{ MEMORY_E_NO_NODE, PLAIN,
+	  "--mem={input}: {machine} has no NUMA node {v} (its nodes: {why})" },
+	{ MEMORY_E_NO_KIND, PLAIN,
+	  "--mem={input}: no NUMA node of {machine} is of kind '{item}' (its "
+	  "kinds: {why})" },
+	{ MEMORY_E_NO_KIND, NO_KINDS,
+	  "--mem={input}: no NUMA node of {machine} is of kind '{item}' (its "
+	  "nodes have no kind)" },
+};
+
+const char *errors_memory(const char *arg, const struct topology *t,
+			  const struct memory_error *e)
+{
+	char some[512] = "";
+	struct cpuset nodes;
+	struct fields f = {
+		.input = msg_input(arg),
+		.item = e->at ? msg_input_n(e->at, e->len) : "",
+		.machine =
+		    t && t->this_system ? "this machine" : "the topology",
+		.why = some,
+		.v = e->value,
+		.v2 = e->value2,
+		.max = MEMORY_MAX_NODES - 1,
+	};
+	int variant = PLAIN;
+
+	if (e->code == MEMORY_E_ITEM && !e->len)
+		variant = EMPTY_ITEM;
+	if (e->code == MEMORY_E_NO_NODE && t) {
+		memory_all(t, &nodes);
+		cpulist_format(&nodes, some, sizeof(some));
+	}
+	if (e->code == MEMORY_E_NO_KIND && t &&
+	    !memory_kinds(t, some, sizeof(some)))
+		variant = NO_KINDS;
+	return expand(LOOKUP(memory_words, e->code, variant), &f);
+}
+
 /* --- follow mode ---------------------------------------------------------- */
 
 enum { BY_SECCOMP = 1, BY_YAMA };

@@ -10,9 +10,11 @@
 #include <stdbool.h>
 
 #include "cpulist.h"
+#include "devices.h"
 #include "follow.h"
 #include "launcher.h"
 #include "location.h"
+#include "memory.h"
 #include "policy.h"
 #include "topology.h"
 
@@ -50,6 +52,16 @@ const char *errors_launcher(const char *spec, const struct launcher_error *e,
  * when none) that named it. */
 const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
 			const char *arg, const char *env_var);
+
+/* A --near value (spec) that devices_syntax (t NULL) or devices_find on
+ * t refused. */
+const char *errors_devices(const char *spec, const struct topology *t,
+			   const struct devices_error *e);
+
+/* A --mem value (arg: "bind:0,7", as typed) whose node list memory_parse
+ * refused, for its form (t NULL) or on t. */
+const char *errors_memory(const char *arg, const struct topology *t,
+			  const struct memory_error *e);
 
 /* Why --follow cannot trace here. */
 struct follow_facts {

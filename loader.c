@@ -27,14 +27,14 @@ static int fail(struct topo_error *err, enum topo_err code, int sys)
 }
 
 static void __attribute__((noreturn))
-child(int fd, enum topo_source_kind kind, const char *arg)
+child(int fd, enum topo_source_kind kind, const char *arg, bool devices)
 {
 	struct topo_error e = { TOPO_OK, 0 };
 	struct topology *t;
 	void *buf = NULL;
 	size_t len = 0, n = 0;
 
-	if (topo_load(kind, arg, &t, &e) == 0 &&
+	if (topo_load(kind, arg, devices, &t, &e) == 0 &&
 	    topofile_encode("", t, &buf, &len) != TOPOFILE_OK)
 		e.code = TOPO_E_NOMEM;
 	if (write(fd, &e, sizeof(e)) != sizeof(e))
@@ -96,7 +96,7 @@ static enum topo_err read_answer(int fd, pid_t pid, char **buf, size_t *len)
 	}
 }
 
-int loader_load(enum topo_source_kind kind, const char *arg,
+int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 		struct topology **out, struct topo_error *err)
 {
 	struct topo_error answer;
@@ -137,7 +137,7 @@ int loader_load(enum topo_source_kind kind, const char *arg,
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		child(fd[1], kind, arg);
+		child(fd[1], kind, arg, devices);
 	}
 	close(fd[1]);
 	e = read_answer(fd[0], pid, &buf, &len);

@@ -28,8 +28,10 @@ struct options {
 	struct launcher_spec share_spec; /* --share read */
 	bool mem_given;
 	enum host_mempolicy mem;
+	const char *mem_nodes; /* --mem=MODE:NODES's NODES, or NULL */
+	const char *near;      /* --near=DEV, or NULL */
 	/* What to do with it. */
-	bool dry_run, explain, json, show;
+	bool dry_run, explain, json, show, list;
 	pid_t pid; /* --pid, or --show's pid; 0: none */
 	const char *topology;
 	bool no_cache; /* --no-cache, or PINRUN_NO_CACHE */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "devices.h"
 #include "errors.h"
 #include "host.h"
 #include "json.h"
@@ -37,6 +38,7 @@ static const struct {
 	[EXCL_AFFINITY] = { "affinity", "not in the inherited affinity (use "
 					"--all to include them)" },
 	[EXCL_KIND] = { "kind", NULL },	  /* worded with the kind */
+	[EXCL_NEAR] = { "near", NULL },	  /* worded with the device */
 	[EXCL_SHARE] = { "share", NULL }, /* worded with the share */
 };
 
@@ -195,6 +197,43 @@ static void explain_share(const struct context *ctx, bool pus)
 			 msg_cpus(&ctx->req.allowed), excluded);
 }
 
+/* "mlx5_0 (openfabrics, pci 0003:01:00.0)" */
+static void device_words(const struct topology *t, int dev, char *buf,
+			 size_t size)
+{
+	const struct topo_dev *d = &t->devs[dev];
+
+	if (d->type == TOPO_DEV_PCI)
+		snprintf(buf, size, "pci=%s (%s)", d->busid,
+			 devices_class_name(d->pci_class));
+	else
+		snprintf(buf, size, "%s (%s%s%s%s%s)", msg_input(d->name),
+			 devices_type_name(d->type), d->subtype[0] ? " " : "",
+			 msg_input(d->subtype), d->busid[0] ? ", pci " : "",
+			 d->busid);
+}
+
+static void explain_near(const struct context *ctx, const struct options *o)
+{
+	const struct topology *t = ctx->t;
+	char dev[400], where[64];
+	int at = t->devs[ctx->near].attach;
+
+	device_words(t, ctx->near, dev, sizeof(dev));
+	location_name(t, at, where, sizeof(where));
+	if (at == 0)
+		msg_note("near %s: local to the whole machine (%s), not to "
+			 "one part of it: every CPU is as near",
+			 dev, where);
+	else
+		msg_note("near %s: local to %s, CPUs %s", dev, where,
+			 msg_cpus(&ctx->near_cpus));
+	if (!cpulist_empty(&ctx->excluded[EXCL_NEAR]))
+		msg_note("excluded %s: not near %s",
+			 msg_cpus(&ctx->excluded[EXCL_NEAR]),
+			 msg_input(o->near));
+}
+
 static void explain_exclusions(const struct context *ctx,
 			       const struct options *o)
 {
@@ -212,12 +251,33 @@ static void explain_exclusions(const struct context *ctx,
 			 msg_cpus(&ctx->excluded[EXCL_KIND]),
 			 o->kind == KIND_FAST ? "fastest" : "slowest",
 			 o->kind == KIND_FAST ? "fast" : "slow");
+	if (ctx->near >= 0)
+		explain_near(ctx, o);
 	if (ctx->share.count)
 		explain_share(ctx, o->smt == SMT_ALL);
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
 			 "first candidate inside it",
-			 ctx->share.count ? "share" : "core kind");
+			 ctx->outside_why == EXCL_SHARE	 ? "share"
+			 : ctx->outside_why == EXCL_NEAR ? "device's CPUs"
+							 : "core kind");
+}
+
+static void explain_memory(const struct context *ctx, const struct options *o)
+{
+	static const char *const from[] = {
+		[MEM_FROM_PLACEMENT] = "the placement's own",
+		[MEM_FROM_DEVICE] = "local to the device",
+		[MEM_FROM_GIVEN] = "as given",
+	};
+
+	if (ctx->mem_from == MEM_FROM_NONE)
+		msg_note("mem: local: each page on the node of the CPU that "
+			 "first touches it");
+	else
+		msg_note("mem: %s on NUMA node%s %s (%s)", context_mem_arg(o),
+			 cpulist_count(&ctx->mem_nodes) == 1 ? "" : "s",
+			 msg_cpus(&ctx->mem_nodes), from[ctx->mem_from]);
 }
 
 static void explain_choice(const struct context *ctx, const struct options *o,
@@ -227,7 +287,8 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 	char name[64] = "";
 
 	if (!t->this_system && o->which != WHICH_INDEX &&
-	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS)
+	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS &&
+	    o->policy != POLICY_NONE)
 		msg_note("planning for another machine: 'current' and 'idle' "
 			 "mean the first candidate");
 	if (o->policy == POLICY_SAME_NUMA && plan->domain >= 0)
@@ -254,10 +315,17 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 			 o->policy_text, name);
 		break;
 	case REASON_GIVEN:
-		msg_note("%s: as given", o->policy_text);
+		if (o->policy == POLICY_NONE)
+			msg_note("--near=%s: every allowed CPU near the device",
+				 msg_input(o->near));
+		else
+			msg_note("%s: as given", o->policy_text);
 		break;
 	}
-	msg_note("rule: %s", rules[o->policy]);
+	if (o->policy != POLICY_NONE)
+		msg_note("rule: %s", rules[o->policy]);
+	if (o->mem_given)
+		explain_memory(ctx, o);
 }
 
 void output_explain(const struct context *ctx, const struct options *o,
@@ -331,6 +399,95 @@ static void print_json(struct json *j)
 	json_free(j);
 }
 
+void output_json_counts(struct json *j, const struct topology *t)
+{
+	json_key(j, "source");
+	json_string(j, t->source);
+	json_key(j, "packages");
+	json_int(j, tree_count(t, TOPO_PACKAGE));
+	json_key(j, "numa_nodes");
+	json_int(j, t->nnuma);
+	json_key(j, "l3");
+	json_int(j, tree_count(t, TOPO_L3));
+	json_key(j, "cores");
+	json_int(j, tree_count(t, TOPO_CORE));
+	json_key(j, "pus");
+	json_int(j, t->npus);
+}
+
+void output_json_set(struct json *j, const char *key, const struct cpuset *set)
+{
+	json_set(j, key, set);
+}
+
+void output_json_print(struct json *j)
+{
+	print_json(j);
+}
+
+void output_json_device(struct json *j, const struct topology *t, int dev)
+{
+	const struct topo_dev *d = &t->devs[dev];
+	struct cpuset cpus, nodes;
+	char where[64];
+
+	devices_cpus(t, dev, &cpus);
+	tree_local_numa(t, &cpus, &nodes);
+	location_name(t, d->attach, where, sizeof(where));
+	json_key(j, "name");
+	json_string(j, d->name);
+	json_key(j, "type");
+	json_string(j, devices_type_name(d->type));
+	json_key(j, "subtype");
+	json_string(j, d->subtype);
+	json_key(j, "pci");
+	json_string(j, d->busid);
+	if (d->type == TOPO_DEV_PCI) {
+		json_key(j, "class");
+		json_string(j, devices_class_name(d->pci_class));
+	}
+	json_key(j, "local_to");
+	json_string(j, where);
+	json_set(j, "cpus", &cpus);
+	json_set(j, "numa", &nodes);
+}
+
+/* "near": the device and where it is. */
+static void output_json_near(struct json *j, const struct context *ctx)
+{
+	json_key(j, "near");
+	json_open(j, '{');
+	output_json_device(j, ctx->t, ctx->near);
+	json_close(j, '}');
+}
+
+/* "mem": the policy and its nodes. */
+static void output_json_memory(struct json *j, const struct context *ctx,
+			       const struct options *o)
+{
+	static const char *const modes[] = {
+		[HOST_MEM_BIND] = "bind",
+		[HOST_MEM_INTERLEAVE] = "interleave",
+		[HOST_MEM_LOCAL] = "local",
+		[HOST_MEM_PREFERRED] = "preferred",
+	};
+	static const char *const from[] = {
+		[MEM_FROM_PLACEMENT] = "placement",
+		[MEM_FROM_DEVICE] = "device",
+		[MEM_FROM_GIVEN] = "given",
+		[MEM_FROM_NONE] = "none",
+	};
+
+	json_key(j, "mem");
+	json_open(j, '{');
+	json_key(j, "policy");
+	json_string(j, modes[o->mem]);
+	json_set(j, "nodes", &ctx->mem_nodes);
+	json_key(j, "from");
+	json_string(j, from[ctx->mem_from]);
+	json_close(j, '}');
+}
+
 void output_json(const struct context *ctx, const struct options *o,
 		 const struct policy_plan *plan)
 {
@@ -348,7 +505,8 @@ void output_json(const struct context *ctx, const struct options *o,
 	tree_local_numa(t, &plan->cpus, &nodes);
 	json_open(&j, '{');
 	json_key(&j, "policy");
-	json_string(&j, policy_name(o->policy));
+	json_string(&j,
+		    o->policy == POLICY_NONE ? "near" : policy_name(o->policy));
 	json_key(&j, "reason");
 	json_string(&j, reasons[plan->reason]);
 	json_set(&j, "cpus", &plan->cpus);
@@ -371,20 +529,13 @@ void output_json(const struct context *ctx, const struct options *o,
 		json_set(&j, exclusions[i].key, &ctx->excluded[i]);
 	json_set(&j, "smt", &plan->smt_dropped);
 	json_close(&j, '}');
+	if (ctx->near >= 0)
+		output_json_near(&j, ctx);
+	if (o->mem_given)
+		output_json_memory(&j, ctx, o);
 	json_key(&j, "topology");
 	json_open(&j, '{');
-	json_key(&j, "source");
-	json_string(&j, t->source);
-	json_key(&j, "packages");
-	json_int(&j, tree_count(t, TOPO_PACKAGE));
-	json_key(&j, "numa_nodes");
-	json_int(&j, t->nnuma);
-	json_key(&j, "l3");
-	json_int(&j, tree_count(t, TOPO_L3));
-	json_key(&j, "cores");
-	json_int(&j, tree_count(t, TOPO_CORE));
-	json_key(&j, "pus");
-	json_int(&j, t->npus);
+	output_json_counts(&j, t);
 	json_close(&j, '}');
 	json_close(&j, '}');
 	free(objects);

@@ -30,7 +30,7 @@ static void load_live(const char *var, const char *value)
 	struct topo_error e;
 
 	setenv(var, value, 1);
-	if (topo_load(TOPO_SRC_LIVE, NULL, &t, &e) < 0) {
+	if (topo_load(TOPO_SRC_LIVE, NULL, true, &t, &e) < 0) {
 		FUZZ_CHECK(!t && e.code > TOPO_OK &&
 			   e.code <= TOPO_E_TOO_LARGE);
 	} else {

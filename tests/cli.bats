@@ -16,7 +16,7 @@ load test_helper
 @test "--help lists every long option the parser knows" {
 	run "$PINRUN" --help
 	for opt in hot same-chip same-numa same-cache spread cpus smt no-smt \
-		all mem dry-run explain json topology pid show help version; do
+		all mem near list dry-run explain json topology pid show help version; do
 		assert_output --partial -- "--$opt"
 	done
 }

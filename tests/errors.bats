@@ -84,7 +84,7 @@ setup() {
 @test "bad --spread: more than the cores" { bad "--spread=37: only 36 cores are allowed" --spread=37 -n --topology "$E5"; }
 @test "bad --spread --smt: more than the PUs" { bad "--spread=73: only 72 PUs are allowed" --spread=73 --smt -n --topology "$E5"; }
 @test "bad --spread: detached number" { bad_usage "'4' after --spread would be run as the command: write --spread=4" --spread 4 -- true; }
-@test "bad --mem value" { bad_usage "invalid --mem value 'foo': expected bind, interleave or local" --hot --mem=foo -- true; }
+@test "bad --mem value" { bad_usage "invalid --mem value 'foo': expected bind, interleave, preferred or local" --hot --mem=foo -- true; }
 @test "bad --pid: not a number" { bad_usage "invalid --pid value 'abc': expected a process id" --hot --pid abc; }
 @test "bad --pid: zero" { bad_usage "invalid --pid value '0': expected a process id" --hot --pid 0; }
 @test "bad --show pid" { bad_usage "invalid pid 'x': expected a process id" --show x; }

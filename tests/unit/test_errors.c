@@ -137,6 +137,54 @@ TEST(launcher_and_follow_words)
 		       "ptrace is denied by Yama (ptrace_scope 3)"));
 }
 
+TEST(device_and_memory_words)
+{
+	struct topology *t = build_machine(1, 1, 2, 1, false);
+	struct topo_dev nic = { .type = TOPO_DEV_PCI, .pci = TOPO_NONE },
+			eth = { .type = TOPO_DEV_NETWORK, .pci = 0 };
+	struct devices_error de = { .first = 1, .second = 2 };
+	struct memory_error me = { .at = "hbm", .len = 3, .value = 7 };
+
+	for (int pci = 0; pci < 2; pci++)
+		for (int c = DEVICES_E_EMPTY; c <= DEVICES_E_AMBIGUOUS; c++) {
+			de.code = (enum devices_err)c;
+			de.pci = pci;
+			if (c == DEVICES_E_BAD_PCI && !pci)
+				continue; /* only a pci= value is malformed */
+			EXPECT(worded(errors_devices("x", NULL, &de)));
+			EXPECT(worded(errors_devices("x", t, &de)));
+		}
+	de.code = DEVICES_E_UNKNOWN;
+	de.pci = 0;
+	EXPECT(!strcmp(errors_devices("eth9", t, &de),
+		       "unknown device 'eth9': the topology has no I/O "
+		       "device"));
+	snprintf(nic.busid, sizeof(nic.busid), "0000:3b:00.0");
+	EXPECT(tree_add_dev(t, &nic) == 0);
+	eth.busid[0] = '\0';
+	snprintf(eth.name, sizeof(eth.name), "eth\n0");
+	EXPECT(tree_add_dev(t, &eth) == 1);
+	EXPECT(tree_add_dev(t, &eth) == 2);
+	EXPECT(!strcmp(errors_devices("eth9", t, &de),
+		       "unknown device 'eth9': the topology has eth\\x0a0, "
+		       "eth\\x0a0"));
+	de.code = DEVICES_E_AMBIGUOUS;
+	EXPECT(!strcmp(errors_devices("x", t, &de),
+		       "device name 'x' is ambiguous: the topology has two, "
+		       "under machine:0 and machine:0: name the one meant as "
+		       "pci=<bus id>"));
+	for (int c = MEMORY_E_EMPTY; c <= MEMORY_E_NO_KIND; c++) {
+		me.code = (enum memory_err)c;
+		EXPECT(worded(errors_memory("bind:hbm", NULL, &me)));
+		EXPECT(worded(errors_memory("bind:hbm", t, &me)));
+	}
+	me.code = MEMORY_E_NO_NODE;
+	EXPECT(!strcmp(errors_memory("bind:7", t, &me),
+		       "--mem=bind:7: the topology has no NUMA node 7 (its "
+		       "nodes: 0)"));
+	tree_free(t);
+}
+
 TEST(input_is_escaped_and_cut)
 {
 	static char big[100001];
@@ -158,6 +206,7 @@ int main(void)
 	RUN(policy_words);
 	RUN(topology_words);
 	RUN(launcher_and_follow_words);
+	RUN(device_and_memory_words);
 	RUN(input_is_escaped_and_cut);
 	return DONE();
 }
