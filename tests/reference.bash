@@ -161,8 +161,9 @@ check_shares() {
 			part=$(our_pus "$f" --share "$i/$n" --cpus all)
 			sizes="$sizes $(our_pus "$f" --share "$i/$n" --spread | tr ',' '\n' | wc -l)"
 		fi
-		[ -n "$part" ] && [ "$part" != "pinrun failed" ] ||
+		if [ -z "$part" ] || [ "$part" = "pinrun failed" ]; then
 			fail "share $i/$n of $(basename "$f") is empty or refused"
+		fi
 		seen="$seen${seen:+,}$part"
 		objects=$("$PINRUN" --topology "$f" --cpus "$part" --json | sed 's/.*"objects":\[\([^]]*\)\].*/\1/')
 		if [ -z "$smt" ] && [ "$cores" = 1 ] && [[ "$objects" == *'"pu:'* ]]; then
