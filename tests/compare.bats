@@ -698,6 +698,24 @@ ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (non
 	assert_line --index 5 "hot        1        8       0   2.026  1.952  2.059  0.027  1.000  -               baseline"
 }
 
+@test "compare: the tables of docs/results.md are those of the recorded runs" {
+	local doc=$REPO/docs/results.md f want got
+	for f in results-configure.csv results-forkloop.csv results-forkloop-helper-on-slot.csv results-http-prefork.csv results-http-fork.csv; do
+		run --separate-stderr "$COMPARE" --from "$f" --format markdown
+		assert_success
+		got=$(grep '^|' <<<"$output")
+		want=$(awk -v m="<!-- $f -->" '$0 == m { on = 1; next } on && /^\|/ { print; next } on { exit }' "$doc")
+		[ -n "$want" ] || fail "no table for $f in docs/results.md"
+		[ "$got" = "$want" ] || fail "$f: docs/results.md has
+$want
+and the runs give
+$got"
+	done
+	# The page stands on its own: nothing outside the repository.
+	run grep -n 'shared/\|\.\./seeds' "$doc"
+	assert_failure 1
+}
+
 # --- formats ----------------------------------------------------------------
 
 @test "compare: --format markdown is a step summary" {
