@@ -1186,3 +1186,88 @@ man_examples() {
 	assert_line --regexp '^\| `none` \| `[-0-9,]+` \| 10 \| 0 \| .* \| [01]\.[0-9]{3} \| \[[0-9.]+, [0-9.]+\] \| '
 	[ "$(wc -l <runs.csv)" -eq 45 ]
 }
+
+@test "compare: docs/ci.md's workflow parses, and its steps run here" {
+	python3 -c 'import yaml' 2>/dev/null || skip_unless_works "no python3-yaml (Debian package python3-yaml)"
+	cd "$BATS_TEST_TMPDIR"
+	make_project project 0.2
+	# The steps, in order: checkouts stood in for (the project is here,
+	# pinrun is this tree), the apt-get step checked (its packages are
+	# installed), the artifact's paths checked, every other one run with
+	# bash -e; a step without if: always() only while all went well.
+	run --separate-stderr python3 - "$REPO" "$REPO/docs/ci.md" "$BATS_TEST_TMPDIR" <<'EOF'
+import os, re, shutil, subprocess, sys, yaml
+repo, doc, tmp = sys.argv[1:]
+text = open(doc).read()
+block = re.search(r"<!-- workflow -->\n```yaml\n(.*?)```", text, re.S).group(1)
+wf = yaml.safe_load(block)
+assert wf["name"] == "placement" and set(wf[True]) == {"pull_request", "workflow_dispatch"}, wf
+job = wf["jobs"]["placement"]
+ws = os.path.join(tmp, "project")
+env = {k: v for k, v in os.environ.items() if k != "PINRUN"}
+env.update({k: str(v) for k, v in job["env"].items()})
+env.update(RUNS="6", RUNNER_TEMP=os.path.join(tmp, "runner"),
+           GITHUB_STEP_SUMMARY=os.path.join(tmp, "summary.md"),
+           GITHUB_PATH=os.path.join(tmp, "github_path"))
+os.mkdir(env["RUNNER_TEMP"])
+open(env["GITHUB_PATH"], "w").close()
+ok = True
+for step in job["steps"]:
+    name = step["name"]
+    if not ok and step.get("if") != "always()":
+        print("%s: skipped" % name)
+        continue
+    if "uses" in step:
+        action, args = step["uses"], step.get("with", {})
+        if action == "actions/checkout@v4" and "repository" not in args:
+            print("%s: the project is here" % name)
+        elif action == "actions/checkout@v4":
+            assert args["repository"] == "${{ env.PINRUN_REPOSITORY }}", args
+            shutil.copytree(repo, os.path.join(ws, args["path"]), symlinks=True,
+                            ignore=shutil.ignore_patterns(".git", "tmp"))
+            print("%s: copied" % name)
+        elif action == "actions/upload-artifact@v4":
+            paths = args["path"].split()
+            missing = [p for p in paths if not os.path.isfile(os.path.join(ws, p))]
+            print("%s: %s, missing: %s" % (name, " ".join(paths), missing))
+        else:
+            raise SystemExit("unknown action " + action)
+        continue
+    script = step["run"]
+    if "apt-get install" in script:
+        pkgs = script.split("--no-install-recommends")[1].replace("\\", " ").split()
+        r = subprocess.run(["dpkg", "-s"] + pkgs, capture_output=True)
+        print("%s: %s installed: %s" % (name, " ".join(pkgs), r.returncode == 0))
+        continue
+    path = [line for line in open(env["GITHUB_PATH"]).read().splitlines() if line]
+    step_env = dict(env, PATH=":".join(path[::-1] + [env["PATH"]]))
+    r = subprocess.run(["bash", "-e", "-c", script], cwd=ws, env=step_env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sys.stderr.write(r.stdout + r.stderr)
+    if name.startswith("Compare"):
+        rounds = [l for l in r.stderr.splitlines() if l.startswith("pinrun-compare: round ")]
+        print("%s: %d progress lines" % (name, len(rounds)))
+    print("%s: exit %d" % (name, r.returncode))
+    ok = ok and r.returncode == 0
+EOF
+	assert_success
+	assert_output "Check out the project: the project is here
+Check out pinrun: copied
+Install pinrun's dependencies: gcc make pkg-config libhwloc-dev hwloc python3 time installed: True
+Install pinrun: exit 0
+Compare placements of the build: 7 progress lines
+Compare placements of the build: exit 0
+Summary: exit 0
+Keep the runs: placement.csv placement.svg, missing: []"
+	cd project
+	# It used the pinrun it installed, built every run from make clean,
+	# and summed it up.
+	[ -x "$BATS_TEST_TMPDIR/runner/pinrun/bin/pinrun-compare" ]
+	[ "$(wc -l <build.log)" -eq 28 ] || fail "$(wc -l <build.log) builds, not 28"
+	[ "$(wc -l <placement.csv)" -eq 29 ]
+	run cat "$BATS_TEST_TMPDIR/summary.md"
+	assert_line --index 0 "### pinrun-compare: \`make -j$(nproc)\`"
+	assert_line "Prepare: \`make clean\`."
+	assert_line --regexp '^\| `spread` \| `[-0-9,]+` \| 6 \| 0 \| '
+	assert_line "Plot: [placement.svg](placement.svg)"
+}
