@@ -1187,6 +1187,21 @@ man_examples() {
 	[ "$(wc -l <runs.csv)" -eq 45 ]
 }
 
+@test "compare: the README's pinrun-compare example runs as written" {
+	cd "$BATS_TEST_TMPDIR"
+	awk '/^## Does a placement make it faster\?/ { on = 1; next } on && /^## / { exit }
+		on && /^```sh$/ { ex = 1; next } ex && /^```$/ { ex = 0; next } ex' "$REPO/README.md" >example
+	[ -s example ] || fail "no example in the README section"
+	make_project . 0.25
+	export PATH=$REPO/scripts:$PATH GITHUB_STEP_SUMMARY=$BATS_TEST_TMPDIR/summary.md
+	run --separate-stderr bash -e example
+	assert_success
+	[ "$(wc -l <build.log)" -eq 33 ] || fail "$(wc -l <build.log) builds, not 33"
+	run grep -c -E '^\| `(none|hot|spread --follow)` \| `[-0-9,]+` \| 10 \| 0 \|' "$GITHUB_STEP_SUMMARY"
+	assert_output 3
+	[ -s runs.svg ] && [ "$(wc -l <runs.csv)" -eq 34 ]
+}
+
 @test "compare: docs/ci.md's workflow parses, and its steps run here" {
 	python3 -c 'import yaml' 2>/dev/null || skip_unless_works "no python3-yaml (Debian package python3-yaml)"
 	cd "$BATS_TEST_TMPDIR"
