@@ -166,6 +166,8 @@ make_project() {
 	refused "$bad: no runs recorded" --from "$bad"
 	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,1,lower\n2,measure,none,ok,1,higher\n' >"$bad"
 	refused "$bad: line 3: 'better' changes from lower to higher" --from "$bad"
+	printf 'round,phase,placement,status,figure,better\n1,measure,none,failed,,lower\n1,measure,none,ok,1,lower\n' >"$bad"
+	refused "$bad: line 3: a second measured run of 'none' in round 1" --from "$bad"
 	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,\xff,lower\n' >"$bad"
 	refused "$bad: not a UTF-8 text file" --from "$bad"
 }
