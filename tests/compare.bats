@@ -318,8 +318,8 @@ EOF
 @test "compare: --prepare and --cleanup run around every run, untimed, and can fail it" {
 	export LOG=$BATS_TEST_TMPDIR/log
 	run --separate-stderr "$COMPARE" -q -n 2 -w 1 -p none -p hot --format csv \
-		--prepare 'echo "prepare $PINRUN_COMPARE_PLACEMENT $PINRUN_COMPARE_PHASE $PINRUN_COMPARE_ROUND $PINRUN_COMPARE_RUN" >>"$LOG"; sleep 0.4' \
-		--cleanup 'echo "cleanup $PINRUN_COMPARE_PLACEMENT $PINRUN_COMPARE_RUN" >>"$LOG"; sleep 0.4' \
+		--prepare 'echo "prepare $PINRUN_COMPARE_PLACEMENT $PINRUN_COMPARE_PHASE $PINRUN_COMPARE_ROUND $PINRUN_COMPARE_RUN" >>"$LOG"; sleep 0.3' \
+		--cleanup 'echo "cleanup $PINRUN_COMPARE_PLACEMENT $PINRUN_COMPARE_RUN" >>"$LOG"; sleep 0.3' \
 		-- sh -c 'echo "run ${PINRUN_COMPARE_RUN:-(not set)}" >>"$LOG"'
 	assert_success
 	run cat "$LOG"
@@ -341,8 +341,8 @@ cleanup none 5
 prepare hot measure 2 6
 run (not set)
 cleanup hot 6"
-	# The 0.4 s of each is in no figure.
-	awk -F, 'NR > 1 && $8 >= 0.4 { bad = 1; print } END { exit bad }' <<<"$output" || fail "timed: $output"
+	# The 0.3 s of each is in no figure.
+	awk -F, 'NR > 1 && $8 >= 0.3 { bad = 1; print } END { exit bad }' <<<"$output" || fail "timed: $output"
 	# A failed prepare fails the run, and the command does not run.
 	rm "$LOG"
 	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --prepare 'echo "nothing to clean" >&2; exit 2' \
@@ -1204,7 +1204,7 @@ man_examples() {
 	awk '/^## Does a placement make it faster\?/ { on = 1; next } on && /^## / { exit }
 		on && /^```sh$/ { ex = 1; next } ex && /^```$/ { ex = 0; next } ex' "$REPO/README.md" >example
 	[ -s example ] || fail "no example in the README section"
-	make_project . 0.25
+	make_project . 0.15
 	export PATH=$REPO/scripts:$PATH GITHUB_STEP_SUMMARY=$BATS_TEST_TMPDIR/summary.md
 	run --separate-stderr bash -e example
 	assert_success
