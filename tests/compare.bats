@@ -1166,7 +1166,7 @@ man_examples() {
 	assert_line --regexp '^spread --follow +[-0-9,]+ +15 +0 '
 	cd ..
 	# 2: a build from make clean, into the step summary.
-	make_project two 0.25
+	make_project two 0.15
 	cd two
 	run --separate-stderr bash -e ../ex01
 	assert_success
@@ -1221,7 +1221,7 @@ man_examples() {
 @test "compare: docs/ci.md's workflow parses, and its steps run here" {
 	python3 -c 'import yaml' 2>/dev/null || skip_unless_works "no python3-yaml (Debian package python3-yaml)"
 	cd "$BATS_TEST_TMPDIR"
-	make_project project 0.2
+	make_project project 0.12
 	# The steps, in order: checkouts stood in for (the project is here,
 	# pinrun is this tree), the apt-get step checked (its packages are
 	# installed), the artifact's paths checked, every other one run with
