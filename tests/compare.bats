@@ -82,6 +82,9 @@ make_project() {
 	run "$COMPARE" --version
 	assert_success
 	assert_output --regexp '^pinrun-compare [0-9]+\.[0-9]+\.[0-9]+$'
+	run "$COMPARE" -V
+	assert_success
+	assert_output --regexp '^pinrun-compare [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
 @test "compare: a failed write to stdout is an error (--help >/dev/full)" {
