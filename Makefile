@@ -1,6 +1,7 @@
 # pinrun: build, test, install. GNU make.
 #   make                 build ./pinrun
 #   make check           unit tests and the bats suites
+#   make check-unit      the C unit tests only
 #   make WERROR=1        warnings are errors (CI)
 #   make SAN=1 check     everything under ASan+UBSan
 #   make install PREFIX=/usr DESTDIR=/tmp/stage   (pinrun, pinrun-compare)
@@ -24,33 +25,36 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 endif
 
-# hwloc is opened at run time (topology.c says why): the build needs its
-# headers and the library's file name, not a link.
-HWLOC_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc)
-HWLOC_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir hwloc)
-HWLOC_SONAME := $(shell objdump -p $(HWLOC_LIBDIR)/libhwloc.so 2>/dev/null | \
+# hwloc is opened at run time (topology.c says why; docs/launch.md has the
+# measurements): topology.o needs its headers and the library's file
+# name, not a link. Asked only when something is built, so make clean and
+# make help work without libhwloc-dev.
+HWLOC_CFLAGS = $(shell $(PKG_CONFIG) --cflags hwloc)
+HWLOC_LIBDIR = $(shell $(PKG_CONFIG) --variable=libdir hwloc)
+HWLOC_SONAME = $(shell objdump -p $(HWLOC_LIBDIR)/libhwloc.so 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
-ifeq ($(HWLOC_SONAME),)
-$(error cannot find libhwloc.so in '$(HWLOC_LIBDIR)': install libhwloc-dev)
-endif
-HWLOC_DEFS := -DHWLOC_LIBRARY='"$(HWLOC_SONAME)"' \
-	-DHWLOC_LIBRARY_PATH='"$(HWLOC_LIBDIR)/$(HWLOC_SONAME)"'
+HWLOC_DEFS = -DHWLOC_LIBRARY='"$(HWLOC_SONAME)"'
 LIBS := -ldl
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
-PURE_OBJS := cpulist.o topotree.o policy.o location.o tidmap.o slots.o
-OBJS := pinrun.o host.o topology.o cache.o follow.o report.o launcher.o \
-	$(PURE_OBJS)
-UNIT_TESTS := tests/unit/test_cpulist tests/unit/test_policy \
-	tests/unit/test_location
+PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o tidmap.o \
+	devices.o memory.o \
+	slots.o topofile.o json.o
+OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
+	errors.o host.o topology.o loader.o cache.o follow.o report.o \
+	launcher.o list.o $(PURE_OBJS)
+UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
+# The unit tests link the pure modules, and the words with them.
+UNIT_OBJS := $(PURE_OBJS) errors.o message.o
 HELPERS := $(patsubst %.c,%,$(wildcard tests/helpers/*.c))
 
 all: pinrun
 
 # Rebuild everything when the compiler or its flags change (SAN=1 after a
 # plain build must not link old objects).
-BUILD_ID := $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) $(ALL_LDFLAGS) $(LIBS)
+BUILD_ID = $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) $(ALL_LDFLAGS) \
+	$(LIBS)
 .build-flags: FORCE
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
 
@@ -58,13 +62,18 @@ pinrun: $(OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
 topology.o: topology.c .build-flags
+	@[ -n '$(HWLOC_SONAME)' ] || { echo "cannot find libhwloc.so in" \
+		"'$(HWLOC_LIBDIR)': install libhwloc-dev" >&2; exit 1; }
 	$(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) -c -o $@ $<
 
 %.o: %.c .build-flags
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-tests/unit/test_%: tests/unit/test_%.o $(PURE_OBJS)
+tests/unit/test_%: tests/unit/test_%.o $(UNIT_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+# launcher.c is pure too, given the environment to read.
+tests/unit/test_launcher: launcher.o
 
 tests/unit/%.o: tests/unit/%.c .build-flags
 	$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
@@ -74,6 +83,10 @@ tests/helpers/%: tests/helpers/%.c .build-flags
 
 check: pinrun $(UNIT_TESTS) $(HELPERS)
 	PINRUN=$(CURDIR)/pinrun tests/run
+
+# The C unit tests alone, in seconds.
+check-unit: $(UNIT_TESTS)
+	tests/run --unit
 
 # The exec and follow suites with every pinrun process under valgrind's
 # memcheck (tests/valgrind-pinrun): zero errors, no leak.
@@ -113,7 +126,17 @@ clean:
 	rm -f pinrun *.o *.d .build-flags $(UNIT_TESTS) tests/unit/*.o \
 		tests/unit/*.d $(HELPERS) tests/helpers/*.d
 
-.PHONY: all check check-valgrind format-check install uninstall clean FORCE
+help:
+	@echo 'make                  build ./pinrun (needs libhwloc-dev)'
+	@echo 'make check            unit tests and every bats suite'
+	@echo 'make check-unit       the C unit tests only'
+	@echo 'make check-valgrind   the exec and follow suites under memcheck'
+	@echo 'make format-check     clang-format, as CI runs it'
+	@echo 'make install          PREFIX=$(PREFIX) DESTDIR=...'
+	@echo 'make uninstall, make clean'
+	@echo 'Switches: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan)'
+
+.PHONY: all help check check-unit check-valgrind format-check install uninstall clean FORCE
 .SECONDARY: $(UNIT_TESTS:=.o)
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

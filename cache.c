@@ -1,10 +1,14 @@
 /*
- * cache.c: the topology cache. It keys, names, writes and reads saved
- * flattened topologies; the rules and hwloc are not its business. A file
- * is trusted only if the user owns it, nobody else can write it, its key
- * is the current key exactly, its checksum holds and every index in it is
- * in range; anything else is a miss and the caller loads afresh.
+ * cache.c: the topology cache's store: the key of a source, where its file
+ * lives, and reading and writing that file safely. The bytes in the file
+ * are topofile.c's; hwloc and the rules are not this file's business.
+ * Nothing here is trusted that someone else could have put there: every
+ * directory on the way is opened without following links and must be the
+ * user's (or root's) and not writable by others, a file must be the
+ * user's, regular and private, and its key must be the current key
+ * exactly; anything else is a miss.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,246 +17,360 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
 #include "host.h"
 #include "pinrun.h"
+#include "topofile.h"
 
-/* Bump when the layout below changes. */
-#define FORMAT 1
-static const char magic[8] = { 'p', 'i', 'n', 'r', 'u', 'n', 'T', '\n' };
+/* Entries unused this long, or beyond this many, go when one is stored. */
+#define PRUNE_AGE_S (30 * 24 * 3600)
+#define PRUNE_KEEP  64
+/* A temporary file this old was left by a launch that died. */
+#define STALE_TMP_S 3600
 
 extern char **environ;
 
 /* hwloc reads variables of its own that change the topology (and
  * HWLOC_XMLFILE & co. change where it comes from): with any of them set,
  * the cache stays out of the way. */
-static int hwloc_environment(void)
+static bool hwloc_environment(void)
 {
 	for (char **e = environ; *e; e++)
 		if (!strncmp(*e, "HWLOC_", 6))
-			return 1;
-	return 0;
+			return true;
+	return false;
 }
 
-int cache_key(enum topo_source_kind kind, const char *arg, char *key,
-	      size_t size)
+/* The programs that flatten: another pinrun or hwloc build is another
+ * key, and another file, so that two builds sharing a home do not evict
+ * each other. */
+static int build_id(char *buf, size_t size)
 {
-	char what[4096 + 256], real[PATH_MAX], lib[PATH_MAX + 64];
-	struct stat st, exe;
+	char lib[PATH_MAX + 64];
+	struct stat exe;
 	int r;
 
-	if (hwloc_environment())
-		return -ENOTSUP;
-	/* The programs that flatten: another pinrun or hwloc build is
-	 * another key, even under the same version numbers. */
 	if (stat("/proc/self/exe", &exe) < 0 ||
-	    (r = topo_library_id(lib, sizeof(lib))) < 0)
-		return -ENOTSUP;
+	    topo_library_id(lib, sizeof(lib)) < 0)
+		return -1;
+	r = snprintf(
+	    buf, size, "pinrun %s exe %llu.%llu.%lld; %s", PINRUN_VERSION,
+	    (unsigned long long)exe.st_dev, (unsigned long long)exe.st_ino,
+	    (long long)exe.st_mtim.tv_nsec + exe.st_mtim.tv_sec * 1000000000LL,
+	    lib);
+	return r < 0 || (size_t)r >= size ? -1 : 0;
+}
+
+/* The key, and the file name: a hash of what names the source and of the
+ * build. */
+static int make_key(struct cache *c, enum topo_source_kind kind,
+		    const char *arg)
+{
+	char build[PATH_MAX + 256], what[4096 + 256], real[PATH_MAX];
+	const char *name = "";
+	struct stat st;
+	int r;
+
+	if (hwloc_environment() || build_id(build, sizeof(build)) < 0)
+		return -1;
 	switch (kind) {
 	case TOPO_SRC_LIVE:
-		if ((r = host_topology_key(what, sizeof(what))) < 0)
-			return r;
+		if (host_topology_key(what, sizeof(what)) < 0)
+			return -1;
 		break;
 	case TOPO_SRC_XML:
 		if (!realpath(arg, real) || stat(real, &st) < 0)
-			return -errno;
+			return -1;
 		snprintf(
 		    what, sizeof(what),
 		    "xml %s; dev %llu; ino %llu; size %lld; mtime %lld.%09ld",
 		    real, (unsigned long long)st.st_dev,
 		    (unsigned long long)st.st_ino, (long long)st.st_size,
 		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+		name = real;
 		break;
 	case TOPO_SRC_SYNTHETIC:
 		snprintf(what, sizeof(what), "synthetic %s", arg);
+		name = arg;
 		break;
 	default:
-		return -ENOTSUP;
+		return -1;
 	}
-	r = snprintf(key, size, "pinrun %s format %d exe %llu.%lld; %s; %s",
-		     PINRUN_VERSION, FORMAT, (unsigned long long)exe.st_ino,
-		     (long long)exe.st_mtim.tv_nsec +
-			 exe.st_mtim.tv_sec * 1000000000LL,
-		     lib, what);
-	return r < 0 || (size_t)r >= size ? -ENOSPC : 0;
+	r = snprintf(c->key, sizeof(c->key), "%s; %s", build, what);
+	if (r < 0 || (size_t)r >= sizeof(c->key))
+		return -1;
+	snprintf(c->name, sizeof(c->name), "%s%016llx.topo",
+		 kind == TOPO_SRC_LIVE ? "machine-" : "",
+		 (unsigned long long)(topofile_checksum(name, strlen(name)) ^
+				      topofile_checksum(build, strlen(build))));
+	return 0;
 }
 
-static uint64_t fnv1a(const void *data, size_t len, uint64_t h)
+/* A descriptor above stderr's: with stdin, stdout or stderr closed, a file
+ * of the cache must not take their place, where a message or the
+ * command would write to it. */
+static int high(int fd)
 {
-	const unsigned char *p = data;
+	int moved;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 1099511628211ULL;
-	return h;
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return moved;
 }
-#define FNV_START 14695981039346656037ULL
 
-uint64_t cache_checksum(const void *buf, size_t len)
+/* --- directories -----------------------------------------------------------
+ */
+
+/* A directory on the way may be root's or the user's; one that others
+ * can write must be sticky (/tmp), so that only its owner can replace
+ * what is in it. The cache directory itself is the user's alone. */
+static bool trusted(const struct stat *st, bool last)
 {
-	return fnv1a(buf, len, FNV_START);
+	uid_t me = geteuid();
+
+	if (!S_ISDIR(st->st_mode))
+		return false;
+	if (last)
+		return st->st_uid == me && !(st->st_mode & 022);
+	return (st->st_uid == me || st->st_uid == 0) &&
+	       (!(st->st_mode & 022) || (st->st_mode & S_ISVTX));
 }
 
-/* $XDG_CACHE_HOME/pinrun, else $HOME/.cache/pinrun. */
-static int cache_dir(char *dir, size_t size)
+/* Open the directory path (absolute) component by component, following no
+ * link. With create, the last ncreate components are made when missing,
+ * each only inside a directory the user owns (never in someone else's
+ * home). Returns a descriptor, -ENOENT when something is missing, -EPERM
+ * when something is not to be trusted, or another negative errno. */
+static int open_dir(const char *path, int ncreate, bool create)
+{
+	char copy[PATH_MAX], *parts[128], *save = NULL;
+	int n = 0, fd;
+
+	if (path[0] != '/' ||
+	    snprintf(copy, sizeof(copy), "%s", path) >= (int)sizeof(copy))
+		return -EPERM;
+	for (char *p = strtok_r(copy, "/", &save); p && n < 128;
+	     p = strtok_r(NULL, "/", &save))
+		if (strcmp(p, "."))
+			parts[n++] = p;
+	if ((fd = high(open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC))) < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		bool last = i == n - 1;
+		struct stat st, parent;
+		int next;
+
+		if (!strcmp(parts[i], "..") || fstat(fd, &parent) < 0) {
+			close(fd);
+			return -EPERM;
+		}
+		next = high(
+		    openat(fd, parts[i],
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+		if (next < 0 && errno == ENOENT && create && i >= n - ncreate &&
+		    parent.st_uid == geteuid()) {
+			if (mkdirat(fd, parts[i], 0700) < 0 &&
+			    errno != EEXIST) {
+				int e = -errno;
+
+				close(fd);
+				return e;
+			}
+			next = high(openat(fd, parts[i],
+					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					       O_CLOEXEC));
+		}
+		if (next < 0) {
+			int e = errno == ELOOP || errno == ENOTDIR ? -EPERM
+								   : -errno;
+
+			close(fd);
+			return e;
+		}
+		close(fd);
+		fd = next;
+		if (fstat(fd, &st) < 0 || !trusted(&st, last)) {
+			close(fd);
+			return -EPERM;
+		}
+	}
+	return fd;
+}
+
+enum cache_unusable cache_open(struct cache *c, enum topo_source_kind kind,
+			       const char *arg)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char dir[PATH_MAX];
 	int r;
 
+	c->dir = -1;
+	if (make_key(c, kind, arg) < 0)
+		return CACHE_NO_KEY;
 	if (xdg && xdg[0] == '/')
-		r = snprintf(dir, size, "%s/pinrun", xdg);
+		r = snprintf(c->base, sizeof(c->base), "%s", xdg);
 	else if (home && home[0] == '/')
-		r = snprintf(dir, size, "%s/.cache/pinrun", home);
+		r = snprintf(c->base, sizeof(c->base), "%s/.cache", home);
 	else
-		return -ENOENT;
-	return r < 0 || (size_t)r >= size ? -ENAMETOOLONG : 0;
+		return CACHE_NO_HOME;
+	if (r < 0 || (size_t)r >= sizeof(c->base) ||
+	    snprintf(dir, sizeof(dir), "%s/pinrun", c->base) >=
+		(int)sizeof(dir))
+		return CACHE_NOT_OURS;
+	c->dir = open_dir(dir, 2, false);
+	/* Missing is fine: a store makes it. */
+	if (c->dir == -ENOENT)
+		c->dir = -1;
+	else if (c->dir < 0)
+		return CACHE_NOT_OURS;
+	return CACHE_USABLE;
 }
 
-/* A directory of ours that only we can write; with make, created (with
- * its parent, ~/.cache) when missing. */
-static int own_dir(char *dir, int make)
+void cache_close(struct cache *c)
+{
+	if (c->dir >= 0)
+		close(c->dir);
+	c->dir = -1;
+}
+
+/* --- entries ---------------------------------------------------------------
+ */
+
+int cache_load(const struct cache *c, struct topology **out)
 {
 	struct stat st;
+	char *buf = NULL;
+	int fd, r = -1;
 
-	if (make) {
-		char *slash = strrchr(dir, '/');
-
-		*slash = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			*slash = '/';
-			return -errno;
+	*out = NULL;
+	if (c->dir < 0)
+		return -1;
+	/* Non-blocking: a FIFO put there must not hang the launch. */
+	fd = high(openat(c->dir, c->name,
+			 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_uid == geteuid() && !(st.st_mode & 022) &&
+	    st.st_size <= 64 << 20 && (buf = malloc((size_t)st.st_size + 1)) &&
+	    read(fd, buf, (size_t)st.st_size) == st.st_size &&
+	    topofile_decode(buf, (size_t)st.st_size, c->key, out) ==
+		TOPOFILE_OK) {
+		r = 0;
+		/* Made with a library that is no longer there: a miss. */
+		if (!topo_library_same((*out)->hwloc_library)) {
+			tree_free(*out);
+			*out = NULL;
+			r = -1;
 		}
-		*slash = '/';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-			return -errno;
 	}
-	if (stat(dir, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022))
-		return -EPERM;
-	return 0;
+	free(buf);
+	close(fd);
+	return r;
 }
 
-int cache_path(enum topo_source_kind kind, const char *arg, char *path,
-	       size_t size)
-{
-	char dir[PATH_MAX], real[PATH_MAX];
-	const char *name = arg;
-	int r;
-
-	/* A missing directory is made when there is something to store. */
-	if ((r = cache_dir(dir, sizeof(dir))) < 0 ||
-	    ((r = own_dir(dir, 0)) < 0 && r != -ENOENT))
-		return r;
-	/* One file per source, so a changed source replaces its file. */
-	if (kind == TOPO_SRC_XML && realpath(arg, real))
-		name = real;
-	if (kind == TOPO_SRC_LIVE)
-		r = snprintf(path, size, "%s/machine.topo", dir);
-	else
-		r = snprintf(
-		    path, size, "%s/%016llx.topo", dir,
-		    (unsigned long long)fnv1a(name, strlen(name), FNV_START));
-	return r < 0 || (size_t)r >= size ? -ENAMETOOLONG : 0;
-}
-
-/* --- the file: little-endian host order, fixed-width fields ----------- */
-
-struct writer {
-	unsigned char *buf;
-	size_t len, cap;
-	int failed;
+struct entry {
+	char name[64];
+	time_t mtime;
 };
 
-static void put(struct writer *w, const void *data, size_t len)
+static int newer_first(const void *a, const void *b)
 {
-	if (w->failed)
+	const struct entry *x = a, *y = b;
+
+	return x->mtime > y->mtime ? -1 : x->mtime < y->mtime;
+}
+
+/* Remove what is old: temporary files a dead launch left, entries unused
+ * for long, and the oldest beyond PRUNE_KEEP. Failures do not matter. */
+static void prune(int dir)
+{
+	struct entry *all = NULL;
+	size_t n = 0, cap = 0;
+	time_t now = time(NULL);
+	struct dirent *e;
+	DIR *d;
+	int fd = high(dup(dir));
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
 		return;
-	if (w->len + len > w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 4096;
-		unsigned char *n;
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		bool tmp = strstr(e->d_name, ".topo.") != NULL;
+		struct stat st;
 
-		while (cap < w->len + len)
-			cap *= 2;
-		if (!(n = realloc(w->buf, cap))) {
-			w->failed = 1;
-			return;
+		if ((!tmp &&
+		     (len < 5 || strcmp(e->d_name + len - 5, ".topo"))) ||
+		    len >= sizeof(all->name) ||
+		    fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (now - st.st_mtime > (tmp ? STALE_TMP_S : PRUNE_AGE_S)) {
+			unlinkat(dir, e->d_name, 0);
+			continue;
 		}
-		w->buf = n;
-		w->cap = cap;
+		if (tmp)
+			continue;
+		if (n == cap) {
+			struct entry *more =
+			    realloc(all, (cap * 2 + 16) * sizeof(*all));
+
+			if (!more)
+				break;
+			all = more;
+			cap = cap * 2 + 16;
+		}
+		snprintf(all[n].name, sizeof(all[n].name), "%s", e->d_name);
+		all[n++].mtime = st.st_mtime;
 	}
-	memcpy(w->buf + w->len, data, len);
-	w->len += len;
+	closedir(d);
+	if (n > PRUNE_KEEP) {
+		qsort(all, n, sizeof(*all), newer_first);
+		for (size_t i = PRUNE_KEEP; i < n; i++)
+			unlinkat(dir, all[i].name, 0);
+	}
+	free(all);
 }
 
-static void put32(struct writer *w, uint32_t v)
+int cache_store(struct cache *c, const struct topology *t)
 {
-	put(w, &v, sizeof(v));
-}
-
-static void put_string(struct writer *w, const char *s)
-{
-	put32(w, (uint32_t)strlen(s));
-	put(w, s, strlen(s));
-}
-
-int cache_encode(const char *key, const struct topology *t, void **buf,
-		 size_t *len)
-{
-	struct writer w = { 0 };
-	uint64_t sum;
-
-	put(&w, magic, sizeof(magic));
-	put32(&w, FORMAT);
-	put_string(&w, key);
-	put32(&w, t->nobjs);
-	for (unsigned i = 0; i < t->nobjs; i++) {
-		const struct topo_obj *o = &t->objs[i];
-
-		put32(&w, o->type);
-		put32(&w, o->depth);
-		put32(&w, o->os);
-		put32(&w, (uint32_t)o->parent);
-		put32(&w, (uint32_t)o->kind);
-	}
-	put32(&w, t->nnuma);
-	for (unsigned i = 0; i < t->nnuma; i++) {
-		put32(&w, t->numa[i].os);
-		put32(&w, (uint32_t)t->numa[i].attach);
-	}
-	put(&w, &t->complete, sizeof(t->complete));
-	put32(&w, t->this_system);
-	put_string(&w, t->source);
-	put_string(&w, t->hwloc_version);
-	sum = cache_checksum(w.buf, w.len);
-	put(&w, &sum, sizeof(sum));
-	if (w.failed) {
-		free(w.buf);
-		return -ENOMEM;
-	}
-	*buf = w.buf;
-	*len = w.len;
-	return 0;
-}
-
-int cache_store(const char *path, const char *key, const struct topology *t)
-{
-	char tmp[PATH_MAX], dir[PATH_MAX];
+	char dir[PATH_MAX + 8], tmp[sizeof(c->name) + 32];
 	void *buf;
 	size_t len;
-	int fd, r;
+	int fd, r = 0;
 
-	if ((r = cache_encode(key, t, &buf, &len)) < 0)
-		return r;
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	if ((r = cache_dir(dir, sizeof(dir))) < 0 ||
-	    (r = own_dir(dir, 1)) < 0) {
-		free(buf);
-		return r;
+	if (c->dir < 0) {
+		snprintf(dir, sizeof(dir), "%s/pinrun", c->base);
+		if ((c->dir = open_dir(dir, 2, true)) < 0) {
+			r = c->dir;
+			c->dir = -1;
+			return r;
+		}
 	}
-	if ((fd = mkstemp(tmp)) < 0) {
+	if (topofile_encode(c->key, t, &buf, &len) != TOPOFILE_OK)
+		return -ENOMEM;
+	for (unsigned tries = 0;; tries++) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		snprintf(tmp, sizeof(tmp), "%s.%ld.%ld", c->name,
+			 (long)getpid(), ts.tv_nsec);
+		fd = high(
+		    openat(c->dir, tmp,
+			   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			   0600));
+		if (fd >= 0 || errno != EEXIST || tries == 8)
+			break;
+	}
+	if (fd < 0) {
 		free(buf);
 		return -errno;
 	}
@@ -260,182 +378,12 @@ int cache_store(const char *path, const char *key, const struct topology *t)
 		r = errno ? -errno : -EIO;
 	if (close(fd) < 0 && !r)
 		r = -errno;
-	if (!r && rename(tmp, path) < 0)
+	if (!r && renameat(c->dir, tmp, c->dir, c->name) < 0)
 		r = -errno;
 	if (r)
-		unlink(tmp);
+		unlinkat(c->dir, tmp, 0);
 	free(buf);
-	return r;
-}
-
-struct reader {
-	const unsigned char *p, *end;
-	int bad;
-};
-
-static uint32_t get32(struct reader *rd)
-{
-	uint32_t v = 0;
-
-	if (rd->end - rd->p < 4) {
-		rd->bad = 1;
-		return 0;
-	}
-	memcpy(&v, rd->p, 4);
-	rd->p += 4;
-	return v;
-}
-
-static const char *get_bytes(struct reader *rd, size_t len)
-{
-	const char *s = (const char *)rd->p;
-
-	if ((size_t)(rd->end - rd->p) < len) {
-		rd->bad = 1;
-		return NULL;
-	}
-	rd->p += len;
-	return s;
-}
-
-static void get_string(struct reader *rd, char *buf, size_t size)
-{
-	uint32_t len = get32(rd);
-	const char *s = len < size ? get_bytes(rd, len) : NULL;
-
-	if (!s) {
-		rd->bad = 1;
-		buf[0] = '\0';
-		return;
-	}
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-}
-
-/* Rebuild the topology through the builder, checking every index. */
-static int decode(struct reader *rd, const char *key, struct topology **out)
-{
-	struct topology *t = tree_new("");
-	struct cpuset pus;
-	uint32_t n, klen = get32(rd);
-	int r;
-	const char *k = get_bytes(rd, klen);
-
-	if (!t)
-		return -ENOMEM;
-	if (!k || klen != strlen(key) || memcmp(k, key, klen)) {
-		tree_free(t);
-		return rd->bad ? -EBADMSG : -ESTALE;
-	}
-	n = get32(rd);
-	if (n == 0 || n > 1u << 24)
-		rd->bad = 1;
-	cpulist_zero(&pus);
-	for (uint32_t i = 0; i < n && !rd->bad; i++) {
-		uint32_t type = get32(rd), depth = get32(rd), os = get32(rd);
-		int32_t parent = (int32_t)get32(rd), kind = (int32_t)get32(rd);
-		int o;
-
-		if (type >= TOPO_NTYPES || type == TOPO_NUMA ||
-		    (i == 0) != (parent == TOPO_NONE) ||
-		    (i && (parent < 0 || (uint32_t)parent >= i ||
-			   depth <= t->objs[parent].depth ||
-			   t->objs[parent].type == TOPO_PU)) ||
-		    depth > 1024 || kind < -1 || kind > 255 ||
-		    (type == TOPO_PU &&
-		     (os >= CPULIST_MAX || cpulist_has(&pus, os)))) {
-			rd->bad = 1;
-			break;
-		}
-		if (type == TOPO_PU)
-			cpulist_add(&pus, os);
-		o = tree_add(t, (enum topo_type)type, parent, (int)depth, os);
-		if (o < 0) {
-			tree_free(t);
-			return -ENOMEM;
-		}
-		if (kind >= 0)
-			tree_set_kind(t, o, kind);
-	}
-	n = rd->bad ? 0 : get32(rd);
-	for (uint32_t i = 0; i < n && !rd->bad; i++) {
-		uint32_t os = get32(rd);
-		int32_t attach = (int32_t)get32(rd);
-
-		if (attach < 0 || (uint32_t)attach >= t->nobjs ||
-		    tree_add_numa(t, attach, os) < 0)
-			rd->bad = 1;
-	}
-	if (!rd->bad) {
-		const char *set = get_bytes(rd, sizeof(t->complete));
-
-		if (set)
-			memcpy(&t->complete, set, sizeof(t->complete));
-	}
-	t->this_system = get32(rd) != 0;
-	get_string(rd, t->source, sizeof(t->source));
-	get_string(rd, t->hwloc_version, sizeof(t->hwloc_version));
-	if (rd->bad || rd->p != rd->end) {
-		tree_free(t);
-		return -EBADMSG;
-	}
-	if ((r = tree_finish(t)) < 0) {
-		tree_free(t);
-		return r == -ENOMEM ? r : -EBADMSG;
-	}
-	*out = t;
-	return 0;
-}
-
-int cache_decode(const void *data, size_t len, const char *key,
-		 struct topology **out)
-{
-	const unsigned char *buf = data;
-	struct reader rd;
-	uint64_t sum;
-
-	*out = NULL;
-	if (len < sizeof(magic) + 4 + sizeof(sum))
-		return -EBADMSG;
-	memcpy(&sum, buf + len - sizeof(sum), sizeof(sum));
-	if (memcmp(buf, magic, sizeof(magic)) ||
-	    sum != cache_checksum(buf, len - sizeof(sum)))
-		return -EBADMSG;
-	rd.p = buf + sizeof(magic);
-	rd.end = buf + len - sizeof(sum);
-	rd.bad = 0;
-	return get32(&rd) == FORMAT ? decode(&rd, key, out) : -ESTALE;
-}
-
-int cache_load(const char *path, const char *key, struct topology **out)
-{
-	struct stat st;
-	unsigned char *buf = NULL;
-	int fd, r;
-
-	*out = NULL;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
-		return errno == ELOOP ? -EPERM : -errno;
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		goto out;
-	}
-	r = -EPERM;
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022))
-		goto out;
-	r = -EBADMSG;
-	if (st.st_size > 64 << 20)
-		goto out;
-	if (!(buf = malloc((size_t)st.st_size + 1))) {
-		r = -ENOMEM;
-		goto out;
-	}
-	if (read(fd, buf, (size_t)st.st_size) != st.st_size)
-		goto out;
-	r = cache_decode(buf, (size_t)st.st_size, key, out);
-out:
-	free(buf);
-	close(fd);
+	if (!r)
+		prune(c->dir);
 	return r;
 }

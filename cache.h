@@ -1,47 +1,55 @@
-/* The topology cache: a flattened topology saved under the user's cache
- * directory, keyed by everything that can change it, so that a launch does
- * not pay for hwloc. A cache never changes a placement: anything doubtful
- * is a miss, and the caller loads the topology afresh. */
+/* The topology cache: flattened topologies saved under the user's cache
+ * directory, each under a key of everything that can change it, so that a
+ * launch does not pay for hwloc. A cache never changes a placement:
+ * anything doubtful is a miss, and the caller loads afresh. */
 #ifndef PINRUN_CACHE_H
 #define PINRUN_CACHE_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include <limits.h>
+#include <stdbool.h>
 
 #include "topology.h"
 
-/* The key of a topology source: for this machine, what the kernel says
- * can change it (boot, online CPUs, the cgroup cpuset); for an XML file,
- * its path, identity, size and modification time; for a synthetic
- * description, the text. Always the versions of pinrun and hwloc too.
- * Returns 0, or -ENOTSUP when the source cannot be keyed reliably (a
- * sysfs tree, hwloc variables in the environment, an unreadable cgroup). */
-int cache_key(enum topo_source_kind kind, const char *arg, char *key,
-	      size_t size);
+struct cache {
+	int dir;	     /* the cache directory, or -1 */
+	char base[PATH_MAX]; /* the directory it lives in (for a store) */
+	char name[64];	     /* this source's file in it */
+	char key[8192];	     /* what the file must have been saved under */
+};
 
-/* The cache file for a source, in $XDG_CACHE_HOME/pinrun (else
- * $HOME/.cache/pinrun), created 0700 if need be. Returns 0, or -errno
- * when there is no usable directory (none, not ours, read-only). */
-int cache_path(enum topo_source_kind kind, const char *arg, char *path,
-	       size_t size);
+/* Why there is no entry to use. */
+enum cache_unusable {
+	CACHE_USABLE = 0,
+	CACHE_NO_KEY,	/* the source cannot be keyed reliably: a sysfs
+			 * tree, hwloc variables in the environment, an
+			 * unreadable cgroup */
+	CACHE_NO_HOME,	/* neither XDG_CACHE_HOME nor HOME is set */
+	CACHE_NOT_OURS, /* a directory on the way is a link, is not the
+			 * user's (or root's), others can write it, or
+			 * it cannot be reached */
+};
 
-/* Load the topology saved at path under exactly this key. Returns 0 with
- * *out (freed with tree_free), or a negative errno: -ENOENT (none),
- * -ESTALE (another key), -EBADMSG (corrupt), -EPERM (not the user's). */
-int cache_load(const char *path, const char *key, struct topology **out);
+/* Find the entry of a source: the key (for this machine, what the kernel
+ * says can change it: boot, online CPUs, the cgroup cpuset's CPUs and
+ * memory nodes; for an XML file, its identity and modification time; for
+ * a synthetic description, the text; always the pinrun and hwloc builds),
+ * and its directory, $XDG_CACHE_HOME/pinrun or $HOME/.cache/pinrun, each
+ * component opened without following links. A missing directory is fine
+ * (cache_store makes it). Returns CACHE_USABLE, or why not. */
+enum cache_unusable cache_open(struct cache *c, enum topo_source_kind kind,
+			       const char *arg);
 
-/* Save t under key, atomically (a temporary file renamed over path), so
- * concurrent launches never read a torn file. Returns 0 or -errno. */
-int cache_store(const char *path, const char *key, const struct topology *t);
+/* Read the entry if it is there, saved under exactly this key, by this
+ * user, and not writable by others. Returns 0 with *out (freed with
+ * tree_free), or -1: a miss. */
+int cache_load(const struct cache *c, struct topology **out);
 
-/* The checksum that ends a cache file: 64-bit FNV-1a of all before it. */
-uint64_t cache_checksum(const void *buf, size_t len);
+/* Save t as the entry, atomically (a new file renamed over the old), so
+ * that concurrent launches never read a torn file; the directory is made
+ * if need be, and only under a directory of the user's own. Old entries
+ * are pruned. Returns 0 or a negative errno. */
+int cache_store(struct cache *c, const struct topology *t);
 
-/* The same format in memory: to pass a topology between processes. The
- * buffer is the caller's to free. */
-int cache_encode(const char *key, const struct topology *t, void **buf,
-		 size_t *len);
-int cache_decode(const void *buf, size_t len, const char *key,
-		 struct topology **out);
+void cache_close(struct cache *c);
 
 #endif

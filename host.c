@@ -176,19 +176,35 @@ out:
 }
 
 /* MPOL_* from <linux/mempolicy.h>, stable kernel ABI. */
-enum { MPOL_BIND_ = 2, MPOL_INTERLEAVE_ = 3, MPOL_LOCAL_ = 4 };
+enum {
+	MPOL_PREFERRED_ = 1,
+	MPOL_BIND_ = 2,
+	MPOL_INTERLEAVE_ = 3,
+	MPOL_LOCAL_ = 4,
+	MPOL_PREFERRED_MANY_ = 5,
+};
 
 int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes)
 {
+	int mpol;
 	long r;
 
-	if (mode == HOST_MEM_LOCAL)
+	switch (mode) {
+	case HOST_MEM_LOCAL:
 		r = syscall(SYS_set_mempolicy, MPOL_LOCAL_, NULL, 0UL);
-	else
-		r = syscall(SYS_set_mempolicy,
-			    mode == HOST_MEM_BIND ? MPOL_BIND_
-						  : MPOL_INTERLEAVE_,
-			    nodes->w, (unsigned long)CPULIST_MAX + 1);
+		return r < 0 ? -errno : 0;
+	case HOST_MEM_PREFERRED:
+		mpol = cpulist_count(nodes) > 1 ? MPOL_PREFERRED_MANY_
+						: MPOL_PREFERRED_;
+		break;
+	case HOST_MEM_INTERLEAVE:
+		mpol = MPOL_INTERLEAVE_;
+		break;
+	default:
+		mpol = MPOL_BIND_;
+	}
+	r = syscall(SYS_set_mempolicy, mpol, nodes->w,
+		    (unsigned long)CPULIST_MAX + 1);
 	return r < 0 ? -errno : 0;
 }
 
@@ -247,16 +263,18 @@ int host_topology_key(char *key, size_t size)
 		return r;
 	if (read_line("/proc/self/cpuset", cpuset, sizeof(cpuset)) < 0)
 		snprintf(cpuset, sizeof(cpuset), "/");
-	if (!strcmp(cpuset, "/"))
-		snprintf(cpus, sizeof(cpus), "all online");
-	else if (cpuset_cpus(cpuset, cpus, sizeof(cpus)) < 0)
-		return -ENOTSUP;
+	/* The cpuset's CPUs, not its path: inside a cgroup namespace every
+	 * container's cpuset is "/", with CPUs of its own. */
+	if (cpuset_cpus(cpuset, cpus, sizeof(cpus)) < 0) {
+		if (strcmp(cpuset, "/"))
+			return -ENOTSUP;
+		snprintf(cpus, sizeof(cpus), "no cpuset");
+	}
 	if ((r = host_mems_allowed(getpid(), &nodes)) < 0)
 		return r;
 	cpulist_format(&nodes, mems, sizeof(mems));
-	r = snprintf(key, size,
-		     "boot %s; online %s; cpuset %s; cpus %s; mems %s", boot,
-		     online, cpuset, cpus, mems);
+	r = snprintf(key, size, "boot %s; online %s; cpus %s; mems %s", boot,
+		     online, cpus, mems);
 	return r < 0 || (size_t)r >= size ? -ENOSPC : 0;
 }
 

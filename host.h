@@ -29,14 +29,18 @@ enum host_mempolicy {
 	HOST_MEM_BIND,
 	HOST_MEM_INTERLEAVE,
 	HOST_MEM_LOCAL,
+	HOST_MEM_PREFERRED,
 };
-/* Set the caller's memory policy (nodes is ignored for LOCAL). */
+/* Set the caller's memory policy (nodes is ignored for LOCAL). PREFERRED
+ * with several nodes is the kernel's MPOL_PREFERRED_MANY (Linux 5.15):
+ * an older kernel refuses it with -EINVAL. */
 int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes);
 
 /* What the kernel says can change this machine's topology: the boot, the
- * online CPUs, the cgroup cpuset (its path, CPUs and memory nodes), as one
- * line of text. Returns 0, or -ENOTSUP when the cpuset's CPUs cannot be
- * read (a cgroup mounted where pinrun does not look). */
+ * online CPUs, the cgroup cpuset's CPUs and memory nodes (its content,
+ * not its path), as one line of text. Returns 0, or -ENOTSUP when the
+ * cpuset's CPUs cannot be read (a cgroup mounted where pinrun does not
+ * look). */
 int host_topology_key(char *key, size_t size);
 
 /* Why ptrace may be refused here: the seccomp mode of the caller (0 none,

@@ -236,7 +236,7 @@ int location_parse(const struct topology *t, const char *spec,
 	pick = malloc(cap);
 	taken = calloc(t->nobjs + 1, 1);
 	if (!cur || !next || !cand || !pick || !taken) {
-		err->code = LOCATION_E_NO_CPUS;
+		err->code = LOCATION_E_NOMEM;
 		goto out;
 	}
 	cur[0] = -1; /* the whole machine */

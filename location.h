@@ -20,6 +20,7 @@ enum location_err {
 	LOCATION_E_NOT_DEEPER, /* a step not below the previous one */
 	LOCATION_E_EMPTY_STEP, /* "package:0." */
 	LOCATION_E_NO_CPUS,    /* it resolves to objects without CPUs */
+	LOCATION_E_NOMEM,
 };
 
 struct location_error {

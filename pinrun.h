@@ -3,6 +3,8 @@
 #ifndef PINRUN_H
 #define PINRUN_H
 
+#include <errno.h>
+
 #define PINRUN_VERSION "0.1.0"
 
 enum pinrun_exit {
@@ -11,5 +13,12 @@ enum pinrun_exit {
 	PINRUN_EXIT_CANNOT_RUN = 126, /* the command exists but won't run */
 	PINRUN_EXIT_NOT_FOUND = 127,  /* the command was not found */
 };
+
+/* The status for a command that could not be exec'd (err is execvp's
+ * errno), as env(1) and timeout(1) have it. */
+static inline int pinrun_exec_status(int err)
+{
+	return err == ENOENT ? PINRUN_EXIT_NOT_FOUND : PINRUN_EXIT_CANNOT_RUN;
+}
 
 #endif

@@ -91,6 +91,9 @@ struct policy_error {
 int policy_plan(const struct topology *t, const struct policy_request *req,
 		struct policy_plan *plan, struct policy_error *err);
 void policy_plan_free(struct policy_plan *plan);
+/* The CPUs of a plan's slot i. */
+void policy_slot_cpus(const struct policy_plan *plan, unsigned i,
+		      struct cpuset *set);
 
 /* Part index (from 0) of count parts of the allowed set: the allowed units
  * (cores, or PUs when pus) in topology order, cut into count runs whose

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,10 +32,12 @@ void report_init(struct report *r, int fd)
 {
 	r->fd = fd;
 	tidmap_init(&r->procs, sizeof(struct report_proc));
+	memset(&r->line, 0, sizeof(r->line));
 }
 
 void report_free(struct report *r)
 {
+	json_free(&r->line);
 	pid_t pid;
 
 	for (size_t i = 0;
@@ -85,60 +88,70 @@ void report_move(struct report *r, pid_t from, pid_t to)
 		free(moved.program);
 }
 
-/* A JSON string of a path (quotes, backslashes and controls escaped). */
-static size_t json_string(char *buf, size_t size, const char *s)
-{
-	size_t n = 0;
-
-#define PUT(c)                                                                 \
-	do {                                                                   \
-		if (n + 1 < size)                                              \
-			buf[n] = (c);                                          \
-		n++;                                                           \
-	} while (0)
-	PUT('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			PUT('\\');
-			PUT((char)c);
-		} else if (c < 0x20) {
-			char hex[8];
-
-			snprintf(hex, sizeof(hex), "\\u%04x", c);
-			for (char *h = hex; *h; h++)
-				PUT(*h);
-		} else {
-			PUT((char)c);
-		}
-	}
-	PUT('"');
-#undef PUT
-	if (size)
-		buf[n < size ? n : size - 1] = '\0';
-	return n;
-}
-
-static void line(struct report *r, pid_t pid, const char *end, const char *tail)
+/* Write pid's line (its end, how it ended, its CPU time) in one write,
+ * and forget it. end < 0: let go while running. */
+static void line(struct report *r, pid_t pid, double end, int status,
+		 const struct rusage *ru)
 {
 	struct report_proc *p = tidmap_find(&r->procs, pid);
-	char program[8192], out[16384];
-	int n;
+	struct json *j = &r->line;
 
 	if (!p)
 		return;
+	json_reset(j);
+	json_open(j, '{');
+	json_key(j, "pid");
+	json_int(j, pid);
+	json_key(j, "ppid");
+	json_int(j, p->ppid);
+	json_key(j, "program");
 	if (p->program)
-		json_string(program, sizeof(program), p->program);
+		json_string(j, p->program);
 	else
-		snprintf(program, sizeof(program), "null");
-	n = snprintf(out, sizeof(out),
-		     "{\"pid\":%d,\"ppid\":%d,\"program\":%s,\"cpus\":\"%s\","
-		     "\"start\":%.6f,\"end\":%s,%s}\n",
-		     (int)pid, (int)p->ppid, program, p->cpus ? p->cpus : "",
-		     p->start, end, tail);
-	if (n > 0 && (size_t)n < sizeof(out) && write(r->fd, out, (size_t)n)) {
-		/* a short or failed write loses one line, nothing else */
+		json_null(j);
+	json_key(j, "cpus");
+	json_string(j, p->cpus ? p->cpus : "");
+	json_key(j, "start");
+	json_number(j, p->start, 6);
+	json_key(j, "end");
+	if (end < 0)
+		json_null(j);
+	else
+		json_number(j, end, 6);
+	/* null for whichever of status and signal does not apply */
+	json_key(j, "status");
+	if (ru && WIFEXITED(status))
+		json_int(j, WEXITSTATUS(status));
+	else
+		json_null(j);
+	json_key(j, "signal");
+	if (ru && WIFSIGNALED(status))
+		json_int(j, WTERMSIG(status));
+	else
+		json_null(j);
+	if (ru) {
+		/* As wait4 counts it: the children it waited for included. */
+		json_key(j, "user");
+		json_number(j,
+			    (double)ru->ru_utime.tv_sec +
+				(double)ru->ru_utime.tv_usec / 1e6,
+			    6);
+		json_key(j, "sys");
+		json_number(j,
+			    (double)ru->ru_stime.tv_sec +
+				(double)ru->ru_stime.tv_usec / 1e6,
+			    6);
+	} else {
+		json_key(j, "detached");
+		json_bool(j, true);
+	}
+	json_close(j, '}');
+	if (!j->failed) {
+		struct iovec v[2] = { { j->buf, j->len }, { "\n", 1 } };
+
+		if (writev(r->fd, v, 2) < 0) {
+			/* a failed write loses one line, nothing else */
+		}
 	}
 	free(p->program);
 	tidmap_remove(&r->procs, pid);
@@ -147,29 +160,12 @@ static void line(struct report *r, pid_t pid, const char *end, const char *tail)
 void report_end(struct report *r, pid_t pid, int status,
 		const struct rusage *ru)
 {
-	char end[32], how[64], tail[256];
-
-	if (r->fd < 0)
-		return;
-	snprintf(end, sizeof(end), "%.6f", now());
-	/* null for whichever of status and signal does not apply */
-	if (WIFEXITED(status))
-		snprintf(how, sizeof(how), "\"status\":%d,\"signal\":null",
-			 WEXITSTATUS(status));
-	else
-		snprintf(how, sizeof(how), "\"status\":null,\"signal\":%d",
-			 WTERMSIG(status));
-	/* As wait4 counts it: the children it waited for included. */
-	snprintf(
-	    tail, sizeof(tail), "%s,\"user\":%.6f,\"sys\":%.6f", how,
-	    (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6,
-	    (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6);
-	line(r, pid, end, tail);
+	if (r->fd >= 0)
+		line(r, pid, now(), status, ru);
 }
 
 void report_detached(struct report *r, pid_t pid)
 {
 	if (r->fd >= 0)
-		line(r, pid, "null",
-		     "\"status\":null,\"signal\":null,\"detached\":true");
+		line(r, pid, -1, 0, NULL);
 }

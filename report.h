@@ -7,11 +7,13 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "json.h"
 #include "tidmap.h"
 
 struct report {
 	int fd;		     /* -1: no report */
 	struct tidmap procs; /* pid -> struct report_proc */
+	struct json line;    /* the line being written */
 };
 
 void report_init(struct report *r, int fd);

@@ -1,7 +1,7 @@
 /*
  * slots.c: follow mode's choice of slot for each new task, and the load
  * bookkeeping behind it. Pure: it knows task ids and slot numbers, not
- * ptrace and not policies (pinrun.c gives it the slots policy.c made).
+ * ptrace and not policies (follower.c gives it the slots policy.c made).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,18 +18,20 @@ struct slot_task {
 
 #define WORD_BITS (8 * sizeof(unsigned long))
 
-int slots_init(struct slots *s, unsigned n, const unsigned *slot_start,
-	       const unsigned *slot_cpus)
+int slots_init(struct slots *s, const struct policy_plan *plan)
 {
-	unsigned max = 0;
+	unsigned n = plan->nslots;
 	size_t words;
+	int last = -1;
 
 	memset(s, 0, sizeof(*s));
 	tidmap_init(&s->tasks, sizeof(struct slot_task));
-	for (unsigned i = 0; i < slot_start[n]; i++)
-		if (slot_cpus[i] > max)
-			max = slot_cpus[i];
-	words = max / WORD_BITS + 1;
+	for (unsigned i = 0; i < plan->slot_start[n]; i++)
+		if ((int)plan->slot_cpus[i] > last)
+			last = (int)plan->slot_cpus[i];
+	/* Masks as short as the highest CPU allows: the kernel reads fewer
+	 * bytes at every placement. */
+	words = (size_t)last / WORD_BITS + 1;
 	s->n = n;
 	s->mask_bytes = words * sizeof(unsigned long);
 	s->masks = calloc((size_t)n * words, sizeof(unsigned long));
@@ -39,19 +41,11 @@ int slots_init(struct slots *s, unsigned n, const unsigned *slot_start,
 	if (!s->masks || !s->text || !s->load || !s->given)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
-		unsigned long *m = s->masks + (size_t)i * words;
-		char buf[64] = "";
-		size_t len = 0;
+		struct cpuset set;
 
-		for (unsigned j = slot_start[i]; j < slot_start[i + 1]; j++) {
-			m[slot_cpus[j] / WORD_BITS] |=
-			    1UL << (slot_cpus[j] % WORD_BITS);
-			len += (size_t)snprintf(
-			    buf + len,
-			    len < sizeof(buf) ? sizeof(buf) - len : 0, "%s%u",
-			    len ? "," : "", slot_cpus[j]);
-		}
-		if (!(s->text[i] = strdup(buf)))
+		policy_slot_cpus(plan, i, &set);
+		memcpy(s->masks + (size_t)i * words, set.w, s->mask_bytes);
+		if (!(s->text[i] = cpulist_str(&set)))
 			return -ENOMEM;
 	}
 	s->last = n - 1; /* so the first least-loaded choice is slot 0 */
@@ -83,11 +77,6 @@ static int record(struct slots *s, pid_t tid, unsigned slot, pid_t parent)
 	return (int)slot;
 }
 
-int slots_set(struct slots *s, pid_t tid, unsigned slot)
-{
-	return record(s, tid, slot, 0) < 0 ? -ENOMEM : 0;
-}
-
 static unsigned least_loaded(const struct slots *s)
 {
 	unsigned best = (s->last + 1) % s->n;
@@ -116,13 +105,6 @@ int slots_place(struct slots *s, pid_t tid, pid_t parent, bool thread)
 		return record(s, tid, slot, parent);
 	}
 	return record(s, tid, least_loaded(s), 0);
-}
-
-int slots_of(const struct slots *s, pid_t tid)
-{
-	const struct slot_task *t = tidmap_find(&s->tasks, tid);
-
-	return t ? (int)t->slot : -1;
 }
 
 void slots_move(struct slots *s, pid_t from, pid_t to)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "policy.h"
 #include "tidmap.h"
 
 struct slots {
@@ -20,14 +21,9 @@ struct slots {
 	struct tidmap tasks;  /* tid -> struct slot_task */
 };
 
-/* slot_cpus[slot_start[i] .. slot_start[i + 1]) are slot i's CPUs, as
- * policy_plan lays them out. Returns 0 or -ENOMEM. */
-int slots_init(struct slots *s, unsigned n, const unsigned *slot_start,
-	       const unsigned *slot_cpus);
+/* The slots of a plan, in its order. Returns 0 or -ENOMEM. */
+int slots_init(struct slots *s, const struct policy_plan *plan);
 void slots_free(struct slots *s);
-
-/* Record tid as running on slot (the command itself, on slot 0). */
-int slots_set(struct slots *s, pid_t tid, unsigned slot);
 
 /* Choose a slot for a new task and record it there. parent is the task
  * that created it (0 when unknown). Returns the slot, or -ENOMEM.
@@ -40,9 +36,6 @@ int slots_set(struct slots *s, pid_t tid, unsigned slot);
  * in spread order, so children that run at the same time are spread out.
  * Threads always go to the least-loaded slot. */
 int slots_place(struct slots *s, pid_t tid, pid_t parent, bool thread);
-
-/* The slot a task was given, or -1. */
-int slots_of(const struct slots *s, pid_t tid);
 
 /* Move a task's record (a thread that exec'd takes over its leader's
  * tid); the leader's old record goes. */

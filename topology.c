@@ -26,9 +26,6 @@
 #ifndef HWLOC_LIBRARY
 #define HWLOC_LIBRARY "libhwloc.so.15"
 #endif
-#ifndef HWLOC_LIBRARY_PATH
-#define HWLOC_LIBRARY_PATH "/usr/lib/" HWLOC_LIBRARY
-#endif
 
 static struct {
 	void *handle;
@@ -48,6 +45,10 @@ static struct {
 	int (*cpukinds_get_info)(hwloc_topology_t, unsigned, hwloc_bitmap_t,
 				 int *, unsigned *, struct hwloc_info_s **,
 				 unsigned long);
+	int (*distances_get_by_type)(hwloc_topology_t, hwloc_obj_type_t,
+				     unsigned *, struct hwloc_distances_s **,
+				     unsigned long, unsigned long);
+	void (*distances_release)(hwloc_topology_t, struct hwloc_distances_s *);
 	hwloc_bitmap_t (*bitmap_alloc)(void);
 	void (*bitmap_free)(hwloc_bitmap_t);
 	int (*bitmap_next)(hwloc_const_bitmap_t, int);
@@ -78,6 +79,8 @@ static int open_hwloc(void)
 		SYMBOL(obj_by_depth, hwloc_get_obj_by_depth),
 		SYMBOL(cpukinds_get_nr, hwloc_cpukinds_get_nr),
 		SYMBOL(cpukinds_get_info, hwloc_cpukinds_get_info),
+		SYMBOL(distances_get_by_type, hwloc_distances_get_by_type),
+		SYMBOL(distances_release, hwloc_distances_release),
 		SYMBOL(bitmap_alloc, hwloc_bitmap_alloc),
 		SYMBOL(bitmap_free, hwloc_bitmap_free),
 		SYMBOL(bitmap_next, hwloc_bitmap_next),
@@ -99,6 +102,22 @@ fail:
 	dlclose(hw.handle);
 	hw.handle = NULL;
 	return -ELIBACC;
+}
+
+/* The library dlopen found, as "INODE MTIME PATH": recorded with each
+ * topology, so that a cache entry made with another libhwloc is not
+ * believed. */
+static void library_identity(char *buf, size_t size)
+{
+	Dl_info info;
+	struct stat st;
+
+	buf[0] = '\0';
+	if (dladdr((void *)hw.topology_init, &info) && info.dli_fname &&
+	    stat(info.dli_fname, &st) == 0)
+		snprintf(buf, size, "%llu %lld %s",
+			 (unsigned long long)st.st_ino, (long long)st.st_mtime,
+			 info.dli_fname);
 }
 
 /* The PUs of a bitmap, as hwloc_bitmap_foreach_begin walks them. */
@@ -150,42 +169,170 @@ static enum topo_type map_type(hwloc_obj_t o)
 
 /* Copy the CPU tree depth-first; remember each object's index in userdata
  * so NUMA nodes can find where they are attached. */
-static int flatten(struct topology *t, hwloc_obj_t o, int parent)
+static enum topo_err flatten(struct topology *t, hwloc_obj_t o, int parent)
 {
 	int i;
 
 	if (o->type == HWLOC_OBJ_PU && o->os_index >= CPULIST_MAX)
-		return -E2BIG;
+		return TOPO_E_TOO_LARGE;
 	i = tree_add(t, map_type(o), parent, o->depth, o->os_index);
 
 	if (i < 0)
-		return i;
+		return TOPO_E_NOMEM;
 	o->userdata = (void *)(long)(i + 1);
 	for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) {
-		int r = flatten(t, c, i);
+		enum topo_err e = flatten(t, c, i);
 
-		if (r < 0)
-			return r;
+		if (e != TOPO_OK)
+			return e;
 	}
-	return 0;
+	return TOPO_OK;
 }
 
-static int flatten_numa(struct topology *t, hwloc_topology_t h)
+/* The object of the CPU tree that o hangs from: flatten() marked those. */
+static int tree_index(hwloc_obj_t o)
+{
+	while (o && !o->userdata)
+		o = o->parent;
+	return o ? (int)(long)o->userdata - 1 : TOPO_NONE;
+}
+
+static enum topo_err flatten_numa(struct topology *t, hwloc_topology_t h)
 {
 	int n = hw.nbobjs_by_depth(h, HWLOC_TYPE_DEPTH_NUMANODE);
 
 	for (int i = 0; i < n; i++) {
 		hwloc_obj_t node =
 		    hw.obj_by_depth(h, HWLOC_TYPE_DEPTH_NUMANODE, (unsigned)i);
-		hwloc_obj_t at = node->parent;
+		int at = tree_index(node->parent), k;
 
-		while (at && !at->userdata)
-			at = at->parent;
-		if (!at || tree_add_numa(t, (int)(long)at->userdata - 1,
-					 node->os_index) < 0)
-			return -ENOMEM;
+		if (at == TOPO_NONE ||
+		    (k = tree_add_numa(t, at, node->os_index)) < 0)
+			return TOPO_E_NOMEM;
+		t->numa[k].bytes = node->attr->numanode.local_memory;
+		snprintf(t->numa[k].kind, sizeof(t->numa[k].kind), "%s",
+			 node->subtype ? node->subtype : "");
 	}
-	return 0;
+	return TOPO_OK;
+}
+
+/* The NUMA latency matrix, when hwloc has one covering every node. */
+static enum topo_err copy_distances(struct topology *t, hwloc_topology_t h)
+{
+	struct hwloc_distances_s *d = NULL;
+	unsigned nr = 1, n = t->nnuma, *m;
+	enum topo_err e = TOPO_OK;
+
+	if (hw.distances_get_by_type(h, HWLOC_OBJ_NUMANODE, &nr, &d,
+				     HWLOC_DISTANCES_KIND_MEANS_LATENCY,
+				     0) < 0 ||
+	    !nr || !d)
+		return TOPO_OK;
+	if (d->nbobjs == n && n && (m = calloc((size_t)n * n, sizeof(*m)))) {
+		/* By logical index, which is our order of the nodes. */
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned j = 0; j < n; j++) {
+				unsigned a = d->objs[i]->logical_index,
+					 b = d->objs[j]->logical_index;
+				hwloc_uint64_t v = d->values[i * n + j];
+
+				if (a < n && b < n)
+					m[a * n + b] = v > UINT_MAX
+							   ? UINT_MAX
+							   : (unsigned)v;
+			}
+		if (tree_set_distances(t, m) < 0)
+			e = TOPO_E_NOMEM;
+		free(m);
+	} else if (d->nbobjs == n && n) {
+		e = TOPO_E_NOMEM;
+	}
+	hw.distances_release(h, d);
+	return e;
+}
+
+static enum topo_dev_type dev_type(hwloc_obj_t o)
+{
+	if (o->type == HWLOC_OBJ_PCI_DEVICE)
+		return TOPO_DEV_PCI;
+	switch (o->attr->osdev.type) {
+	case HWLOC_OBJ_OSDEV_BLOCK:
+		return TOPO_DEV_BLOCK;
+	case HWLOC_OBJ_OSDEV_GPU:
+		return TOPO_DEV_GPU;
+	case HWLOC_OBJ_OSDEV_NETWORK:
+		return TOPO_DEV_NETWORK;
+	case HWLOC_OBJ_OSDEV_OPENFABRICS:
+		return TOPO_DEV_OPENFABRICS;
+	case HWLOC_OBJ_OSDEV_DMA:
+		return TOPO_DEV_DMA;
+	case HWLOC_OBJ_OSDEV_COPROC:
+		return TOPO_DEV_COPROC;
+	}
+	return TOPO_DEV_OTHER;
+}
+
+/* Write a PCI device's bus id as hwloc does: "0000:3b:00.0". */
+static void busid(char *buf, size_t size, hwloc_obj_t pci)
+{
+	snprintf(buf, size, "%04x:%02x:%02x.%01x",
+		 (unsigned)pci->attr->pcidev.domain, pci->attr->pcidev.bus,
+		 pci->attr->pcidev.dev, pci->attr->pcidev.func);
+}
+
+/* Copy one I/O object; bus is an OS device's PCI bus id. */
+static int add_dev(struct topology *t, hwloc_obj_t o, int attach, int pci,
+		   const char *bus)
+{
+	struct topo_dev d = {
+		.type = dev_type(o),
+		.attach = attach,
+		.pci = pci,
+	};
+
+	if (o->type == HWLOC_OBJ_PCI_DEVICE) {
+		busid(d.busid, sizeof(d.busid), o);
+		d.pci_class = o->attr->pcidev.class_id;
+	} else {
+		snprintf(d.busid, sizeof(d.busid), "%s", bus);
+		snprintf(d.name, sizeof(d.name), "%s", o->name ? o->name : "");
+	}
+	snprintf(d.subtype, sizeof(d.subtype), "%s",
+		 o->subtype ? o->subtype : "");
+	return tree_add_dev(t, &d);
+}
+
+/* The I/O devices: every PCI device, each followed by its OS devices,
+ * then the OS devices below no PCI device. Each is local to the object of
+ * the CPU tree it hangs from, through bridges and PCI devices. */
+static enum topo_err flatten_devices(struct topology *t, hwloc_topology_t h)
+{
+	int npci = hw.nbobjs_by_depth(h, HWLOC_TYPE_DEPTH_PCI_DEVICE);
+	int nos = hw.nbobjs_by_depth(h, HWLOC_TYPE_DEPTH_OS_DEVICE);
+
+	for (int i = 0; i < npci; i++) {
+		hwloc_obj_t p = hw.obj_by_depth(h, HWLOC_TYPE_DEPTH_PCI_DEVICE,
+						(unsigned)i);
+		int k = add_dev(t, p, tree_index(p->parent), TOPO_NONE, "");
+
+		if (k < 0)
+			return TOPO_E_NOMEM;
+		for (hwloc_obj_t c = p->io_first_child; c; c = c->next_sibling)
+			if (c->type == HWLOC_OBJ_OS_DEVICE &&
+			    add_dev(t, c, t->devs[k].attach, k,
+				    t->devs[k].busid) < 0)
+				return TOPO_E_NOMEM;
+	}
+	for (int i = 0; i < nos; i++) {
+		hwloc_obj_t o =
+		    hw.obj_by_depth(h, HWLOC_TYPE_DEPTH_OS_DEVICE, (unsigned)i);
+
+		if ((!o->parent || o->parent->type != HWLOC_OBJ_PCI_DEVICE) &&
+		    add_dev(t, o, tree_index(o->parent), TOPO_NONE, "") < 0)
+			return TOPO_E_NOMEM;
+	}
+	t->devices = true;
+	return TOPO_OK;
 }
 
 /* After tree_finish, which indexes PUs by CPU number. */
@@ -250,8 +397,7 @@ static void env_pop(struct env_override *v, size_t n)
  * is; a count is strtoul's, base 0 ("0x100", "010"), and the next level
  * starts where it ends, even with no space ("pack:2pu:4"); "(attributes)"
  * and "[memory levels]" make no PU. Anything hwloc would refuse may be
- * counted too: the bound only has to be high enough. */
-#define SYNTHETIC_MAX_ARITY 2048
+ * counted too: the bound only has to be high enough (TOPO_MAX_ARITY). */
 
 /* Whether the "indexes=" list in the attributes [p, close) names only
  * CPUs below CPULIST_MAX: hwloc allocates sets as large as the largest
@@ -308,7 +454,7 @@ unsigned long long topo_synthetic_pus(const char *desc)
 		n = strtoull(p, &end, 0);
 		if (end == p)
 			break; /* no count: refused */
-		if (errno || n > SYNTHETIC_MAX_ARITY)
+		if (errno || n > TOPO_MAX_ARITY)
 			return ULLONG_MAX;
 		if (n && pus > CPULIST_MAX / n)
 			return ULLONG_MAX;
@@ -394,28 +540,30 @@ static void restore_stderr(int saved)
 }
 
 /* Point hwloc at the source. */
-static int set_source(hwloc_topology_t h, enum topo_source_kind kind,
-		      const char *arg)
+static enum topo_err set_source(hwloc_topology_t h, enum topo_source_kind kind,
+				const char *arg, int *sys)
 {
 	struct stat st;
 
 	switch (kind) {
 	case TOPO_SRC_LIVE:
 	case TOPO_SRC_FSROOT: /* the environment does it */
-		return 0;
+		return TOPO_OK;
 	case TOPO_SRC_XML:
-		if (access(arg, R_OK) < 0)
-			return -errno;
+		if (access(arg, R_OK) < 0) {
+			*sys = errno;
+			return TOPO_E_SYSTEM;
+		}
 		/* A FIFO or a device would keep hwloc reading forever. */
 		if (stat(arg, &st) < 0 || !S_ISREG(st.st_mode))
-			return -EINVAL;
-		return hw.set_xml(h, arg) < 0 ? -EINVAL : 0;
+			return TOPO_E_INVALID;
+		return hw.set_xml(h, arg) < 0 ? TOPO_E_INVALID : TOPO_OK;
 	case TOPO_SRC_SYNTHETIC:
 		if (synthetic_too_big(arg))
-			return -E2BIG;
-		return hw.set_synthetic(h, arg) < 0 ? -EINVAL : 0;
+			return TOPO_E_TOO_LARGE;
+		return hw.set_synthetic(h, arg) < 0 ? TOPO_E_INVALID : TOPO_OK;
 	}
-	return -EINVAL;
+	return TOPO_E_INVALID;
 }
 
 static void describe(struct topology *t, enum topo_source_kind kind)
@@ -433,12 +581,20 @@ static void describe(struct topology *t, enum topo_source_kind kind)
 	snprintf(t->source, sizeof(t->source), "%s", env ? env : names[kind]);
 }
 
-int topo_load(enum topo_source_kind kind, const char *arg,
-	      struct topology **out)
+static int fail(struct topo_error *err, enum topo_err code, int sys)
 {
-	/* No plugins: pinrun needs no I/O devices (pci, opencl, gl) and
-	 * hwloc's own XML reader is faster than libxml2's. Loading them
-	 * costs more than the rest of a small machine's load. */
+	err->code = code;
+	err->sys = sys;
+	return -1;
+}
+
+int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
+	      struct topology **out, struct topo_error *err)
+{
+	/* No plugins: hwloc's own XML reader is faster than libxml2's, and
+	 * its linux component finds PCI and OS devices by itself (the pci,
+	 * opencl and gl plugins add nothing an XML export does not carry).
+	 * Loading them costs more than the rest of a small machine's load. */
 	struct env_override env[] = {
 		{ "HWLOC_PLUGINS_PATH", "/nonexistent", NULL },
 		{ "HWLOC_HIDE_ERRORS", "2", NULL }, /* pinrun words errors */
@@ -452,18 +608,20 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	struct topology *t = NULL;
 	struct stat st;
 	char path[4096];
-	int pu, err, saved_stderr;
+	enum hwloc_type_filter_e io;
+	enum topo_err e;
+	int pu, sys = 0, saved_stderr;
 
 	*out = NULL;
 	if (kind == TOPO_SRC_FSROOT) {
 		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", arg);
 		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-			return -EINVAL;
+			return fail(err, TOPO_E_INVALID, 0);
 	}
 	if (env_var && !env_source_usable(env_var))
-		return -EBADR;
-	if ((err = open_hwloc()) < 0)
-		return err;
+		return fail(err, TOPO_E_ENV, 0);
+	if (open_hwloc() < 0)
+		return fail(err, TOPO_E_LIBRARY, ELIBACC);
 	env_push(env, nenv);
 	/* Some of hwloc's messages ignore HWLOC_HIDE_ERRORS (its x86 backend
 	 * under Valgrind): pinrun words errors itself, so hwloc's stderr goes
@@ -472,64 +630,78 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	if (hw.topology_init(&h) < 0) {
 		restore_stderr(saved_stderr);
 		env_pop(env, nenv);
-		return -ENOMEM;
+		return fail(err, TOPO_E_NOMEM, 0);
 	}
-	/* No I/O objects, as hwloc_topology_set_io_types_filter() says. */
-	hw.set_type_filter(h, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_NONE);
-	hw.set_type_filter(h, HWLOC_OBJ_PCI_DEVICE,
-			   HWLOC_TYPE_FILTER_KEEP_NONE);
-	hw.set_type_filter(h, HWLOC_OBJ_OS_DEVICE, HWLOC_TYPE_FILTER_KEEP_NONE);
-	err = set_source(h, kind, arg);
-	if (err == 0 && hw.topology_load(h) < 0)
-		err = -EINVAL;
+	/* I/O objects only when asked for: on this machine, finding them
+	 * reads every PCI device's config space, which a virtual machine
+	 * answers slowly (docs/launch.md). KEEP_IMPORTANT is what
+	 * hwloc-calc and hwloc-bind keep. */
+	io = devices ? HWLOC_TYPE_FILTER_KEEP_IMPORTANT
+		     : HWLOC_TYPE_FILTER_KEEP_NONE;
+	hw.set_type_filter(h, HWLOC_OBJ_BRIDGE, io);
+	hw.set_type_filter(h, HWLOC_OBJ_PCI_DEVICE, io);
+	hw.set_type_filter(h, HWLOC_OBJ_OS_DEVICE, io);
+	e = set_source(h, kind, arg, &sys);
+	if (e == TOPO_OK && hw.topology_load(h) < 0)
+		e = TOPO_E_INVALID;
 	restore_stderr(saved_stderr);
 	env_pop(env, nenv);
-	if (err)
+	if (e != TOPO_OK)
 		goto destroy;
-	err = -ENOMEM;
+	e = TOPO_E_NOMEM;
 	t = tree_new("");
-	if (!t || (err = flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE)) < 0 ||
-	    (err = flatten_numa(t, h)) < 0)
+	if (!t || (e = flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE)) ||
+	    (e = flatten_numa(t, h)) || (e = copy_distances(t, h)) ||
+	    (devices && (e = flatten_devices(t, h))))
 		goto destroy;
-	err = -ENOMEM;
 	FOR_EACH_BIT(pu, hw.complete_cpuset(h))
 	{
 		cpulist_add(&t->complete, (unsigned)pu);
 	}
-	if ((err = tree_finish(t)) < 0)
+	if ((e = tree_finish(t)) != TOPO_OK)
 		goto destroy;
 	copy_kinds(t, h);
 	t->this_system = kind == TOPO_SRC_LIVE && hw.is_thissystem(h);
 	/* hwloc falls back to this machine, silently, when it cannot use
 	 * the source a variable names. */
 	if (env_var && !loaded_from(env_var, h, t->this_system)) {
-		err = -EBADR;
+		e = TOPO_E_ENV;
 		goto destroy;
 	}
 	describe(t, kind);
 	snprintf(t->hwloc_version, sizeof(t->hwloc_version), "%s",
 		 HWLOC_VERSION);
+	library_identity(t->hwloc_library, sizeof(t->hwloc_library));
 	*out = t;
 	t = NULL;
-	err = 0;
 destroy:
 	tree_free(t);
 	hw.topology_destroy(h);
-	return err;
+	return e == TOPO_OK ? 0 : fail(err, e, sys);
 }
 
 int topo_library_id(char *buf, size_t size)
 {
 	const char *ld_path = getenv("LD_LIBRARY_PATH");
+	int r;
+
+	/* Without opening it (that is the cost the cache saves): which
+	 * library dlopen would look for, and what changes where it looks.
+	 * topo_library_same then checks the file itself. */
+	r = snprintf(buf, size, "hwloc %s %s ld %s", HWLOC_VERSION,
+		     HWLOC_LIBRARY, ld_path ? ld_path : "-");
+	return r < 0 || (size_t)r >= size ? -ENOSPC : 0;
+}
+
+bool topo_library_same(const char *recorded)
+{
+	unsigned long long ino;
+	long long mtime;
+	int at = 0;
 	struct stat st;
 
-	/* Without opening it (that is the cost the cache saves): the file
-	 * the loader would find, and what could make it find another. */
-	if (stat(HWLOC_LIBRARY_PATH, &st) < 0)
-		return -ENOENT;
-	snprintf(buf, size, "hwloc %s %s ino %llu mtime %lld ld %s",
-		 HWLOC_VERSION, HWLOC_LIBRARY_PATH,
-		 (unsigned long long)st.st_ino, (long long)st.st_mtime,
-		 ld_path ? ld_path : "-");
-	return 0;
+	return sscanf(recorded, "%llu %lld %n", &ino, &mtime, &at) == 2 &&
+	       at > 0 && stat(recorded + at, &st) == 0 &&
+	       (unsigned long long)st.st_ino == ino &&
+	       (long long)st.st_mtime == mtime;
 }

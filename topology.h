@@ -2,9 +2,17 @@
 #ifndef PINRUN_TOPOLOGY_H
 #define PINRUN_TOPOLOGY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "topotree.h"
+
+/* hwloc may take this long to read a source before pinrun gives up (the
+ * largest topology pinrun takes loads in well under a second). */
+#define TOPO_LOAD_LIMIT_S 20
+/* The most children pinrun lets one object of a synthetic description
+ * have: hwloc's time is cubic in the siblings of a level. */
+#define TOPO_MAX_ARITY 2048
 
 /* How to read the topology. */
 enum topo_source_kind {
@@ -18,24 +26,35 @@ enum topo_source_kind {
  * existing file is XML, anything else is a synthetic description. */
 enum topo_source_kind topo_source_kind(const char *arg);
 
-/* Load and flatten. Returns 0, or a negative errno (-EINVAL for a source
- * hwloc could not make sense of). *out is freed with tree_free. */
-int topo_load(enum topo_source_kind kind, const char *arg,
-	      struct topology **out);
+/* Load and flatten, in this process: see loader.h for the isolated load
+ * that pinrun uses. With devices, the I/O devices too (t->devices says
+ * they were looked for); finding them on this machine costs more than
+ * the rest of the load. Returns 0 with *out (freed with tree_free), or -1
+ * with err. */
+int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
+	      struct topology **out, struct topo_error *err);
 
 /* An upper bound on the PUs hwloc would make from a synthetic
- * description, ULLONG_MAX for one with a level over 2048 objects. topo_load
- * refuses those beyond CPULIST_MAX with -E2BIG before hwloc sees them. */
+ * description, ULLONG_MAX for one with a level over TOPO_MAX_ARITY
+ * objects. topo_load refuses those beyond CPULIST_MAX (TOPO_E_TOO_LARGE)
+ * before hwloc sees them. */
 unsigned long long topo_synthetic_pus(const char *desc);
 
 /* The hwloc variable that replaces this machine's topology
  * (HWLOC_FSROOT, HWLOC_SYNTHETIC or HWLOC_XMLFILE, in hwloc's order of
- * precedence), or NULL. topo_load returns -EBADR when hwloc cannot use
- * the source it names (hwloc itself would silently load this machine). */
+ * precedence), or NULL. topo_load fails with TOPO_E_ENV when hwloc cannot
+ * use the source it names (hwloc itself would silently load this
+ * machine). */
 const char *topo_env_source(void);
 
-/* Which hwloc library this process runs with (its file's identity), for
- * the cache key: an upgraded library may see the machine differently. */
+/* Which hwloc library a load would use, for the cache key, without
+ * opening it: the version built against, the library's name and what
+ * changes where the dynamic loader looks. Returns 0 or -ENOSPC. */
 int topo_library_id(char *buf, size_t size);
+
+/* Whether the library a topology was loaded with (its hwloc_library) is
+ * still the same file: an upgraded library may see the machine
+ * differently. */
+bool topo_library_same(const char *recorded);
 
 #endif

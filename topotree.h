@@ -26,6 +26,27 @@ enum topo_type {
 
 #define TOPO_NONE (-1)
 
+/* Why a topology could not be had: from tree_finish, topo_load and the
+ * isolated loader. errors.c words each. */
+enum topo_err {
+	TOPO_OK = 0,
+	TOPO_E_NOMEM,
+	TOPO_E_SYSTEM,	  /* a system call failed: the errno is given apart */
+	TOPO_E_INVALID,	  /* hwloc could not make sense of the source */
+	TOPO_E_ENV,	  /* hwloc cannot use what HWLOC_* names */
+	TOPO_E_LIBRARY,	  /* libhwloc is missing or of another ABI */
+	TOPO_E_CRASHED,	  /* hwloc crashed reading it */
+	TOPO_E_TIMEOUT,	  /* hwloc was still reading it at the limit */
+	TOPO_E_DUP_PU,	  /* two PUs have the same CPU number */
+	TOPO_E_NESTED,	  /* an object inside another of its type */
+	TOPO_E_TOO_LARGE, /* beyond CPULIST_MAX CPUs or children */
+};
+
+struct topo_error {
+	enum topo_err code;
+	int sys; /* the errno, for TOPO_E_SYSTEM */
+};
+
 /* One object of the CPU tree (hwloc's "normal" objects), in depth-first
  * order: objs[0] is the machine, and each subtree's PUs are the contiguous
  * range pus[pu_first .. pu_first + pu_count). */
@@ -47,7 +68,38 @@ struct topo_obj {
  * node such as KNL's MCDRAM shares its cluster's CPUs). */
 struct topo_numa {
 	unsigned os;
-	int attach; /* index in objs */
+	int attach;		  /* index in objs */
+	unsigned long long bytes; /* its own memory; 0 when unknown */
+	char kind[32]; /* hwloc's subtype: "MCDRAM", "GPUMemory"; or "" */
+};
+
+/* An I/O device as hwloc names it: a PCI device, or an OS device (a
+ * network interface, a disk, a GPU...) usually below one. Its CPUs are
+ * those of the object it is local to, as hwloc-calc os=NAME gives them. */
+enum topo_dev_type {
+	TOPO_DEV_PCI,
+	TOPO_DEV_BLOCK,
+	TOPO_DEV_GPU,
+	TOPO_DEV_NETWORK,
+	TOPO_DEV_OPENFABRICS,
+	TOPO_DEV_DMA,
+	TOPO_DEV_COPROC,
+	TOPO_DEV_OTHER,
+	TOPO_DEV_NTYPES
+};
+
+#define TOPO_DEV_NAME_MAX 128
+
+struct topo_dev {
+	enum topo_dev_type type;
+	int attach;	    /* index in objs: the object it is local to */
+	int pci;	    /* an OS device's PCI device (index in devs), or
+			     * TOPO_NONE */
+	unsigned pci_class; /* a PCI device's class and subclass: 0x0200 */
+	char busid[24];	    /* "0000:3b:00.0": a PCI device's, or an OS
+			     * device's PCI device's; "" when none */
+	char name[TOPO_DEV_NAME_MAX]; /* an OS device's name: "eth0" */
+	char subtype[32];	      /* "CUDA", "Disk", or "" */
 };
 
 /* One level of the tree: the objects of one depth in logical order. */
@@ -69,6 +121,12 @@ struct topology {
 	unsigned nlevels; /* = the depth of the PU level + 1 */
 	struct topo_numa *numa;
 	unsigned nnuma;
+	unsigned *distances;   /* nnuma x nnuma relative latencies by logical
+				* index, row-major; NULL when unknown */
+	struct topo_dev *devs; /* in hwloc's order: each PCI device before
+				* its OS devices */
+	unsigned ndevs;
+	bool devices;  /* I/O devices were looked for (ndevs may be 0) */
 	int *pu_by_os; /* index in pus for a CPU number, or TOPO_NONE */
 	unsigned pu_by_os_len;
 	struct cpuset complete; /* every CPU the machine has */
@@ -76,7 +134,8 @@ struct topology {
 	bool this_system;	/* the running machine, so binding means it */
 	char source[64];	/* "this machine", "XML file", ... */
 	char hwloc_version[16];
-	unsigned cap_objs, cap_numa; /* while building */
+	char hwloc_library[512]; /* what topology.c loaded it with */
+	unsigned cap_objs, cap_numa, cap_devs; /* while building */
 };
 
 /* Building (in depth-first order: a parent before its children, children in
@@ -86,13 +145,21 @@ struct topology *tree_new(const char *source);
 int tree_add(struct topology *t, enum topo_type type, int parent, int depth,
 	     unsigned os);
 int tree_add_numa(struct topology *t, int attach, unsigned os);
+/* Add an I/O device (copied), after the objects: returns its index in
+ * devs, -ENOMEM, or -EINVAL when its attach is not an object or its pci
+ * not an earlier PCI device (an OS device's; TOPO_NONE for the others). */
+int tree_add_dev(struct topology *t, const struct topo_dev *dev);
+/* The latency matrix of the NUMA nodes (nnuma x nnuma, copied). Returns
+ * 0 or -ENOMEM. */
+int tree_set_distances(struct topology *t, const unsigned *matrix);
 /* Rank the CPU kind of a PU object (higher is faster). */
 void tree_set_kind(struct topology *t, int pu, int rank);
-/* Index the levels, PU ranges and lookups. Returns 0, -ENOMEM, -EEXIST
- * when two PUs have the same CPU number, or -ELOOP when an object other
- * than a group lies inside another of its type. Sets usable to the PUs in the
- * tree, and complete too unless already larger. */
-int tree_finish(struct topology *t);
+/* Index the levels, PU ranges and lookups. Returns TOPO_OK,
+ * TOPO_E_NOMEM, TOPO_E_DUP_PU when two PUs have the same CPU number, or
+ * TOPO_E_NESTED when an object other than a group lies inside another of
+ * its type. Sets usable to the PUs in the tree, and complete too unless
+ * already larger. */
+enum topo_err tree_finish(struct topology *t);
 void tree_free(struct topology *t);
 
 /* Reading. */
@@ -110,7 +177,10 @@ unsigned tree_count(const struct topology *t, enum topo_type type);
 /* The core (or PU if no core level) a CPU number belongs to; TOPO_NONE when
  * the CPU is not in the tree. */
 int tree_core_of(const struct topology *t, unsigned cpu);
-/* The NUMA nodes whose CPUs intersect set, as an OS-index set. */
+/* The NUMA nodes local to the CPUs of set, as an OS-index set: for each
+ * CPU, the nodes attached to its nearest ancestor that has any. A node
+ * attached higher up (memory-only memory that every CPU reaches alike,
+ * such as CXL or GPU memory hung on the machine) is nobody's own. */
 void tree_local_numa(const struct topology *t, const struct cpuset *set,
 		     struct cpuset *nodes);
 

@@ -44,6 +44,7 @@ _pinrun_takes_arg()
         *=*) return 1 ;;
         -c | -[nhV]*c) return 0 ;;
     esac
+    [[ ${#1} -ge 4 && --near == "$1"* ]] && return 0
     _pinrun_is "$1" --cpus || _pinrun_is "$1" --mem ||
         _pinrun_is "$1" --pid || _pinrun_is "$1" --topology ||
         _pinrun_is "$1" --report || _pinrun_is "$1" --share ||
@@ -82,6 +83,53 @@ _pinrun_files()
     fi
 }
 
+# The values of --near and --mem come from pinrun's own map of the machine
+# (pinrun --list --json), or of the --topology given before the cursor:
+# device names and PCI bus ids, memory policies with node numbers and
+# kinds. Entries are cut at the last ':' of the word where ':' breaks
+# words, as bash then replaces only what follows it.
+_pinrun_map()
+{
+    local i topo=()
+
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            --topology=*) topo=(--topology "${words[i]#*=}") ;;
+            --topology) topo=(--topology "${words[i + 1]}") ;;
+        esac
+    done
+    "${words[0]}" --list --json "${topo[@]}" 2>/dev/null | sed 's/},{/}\n{/g'
+}
+
+_pinrun_device_values()
+{
+    _pinrun_reply "$(_pinrun_map | sed -n \
+        -e 's/.*"name":"","type":"pci","subtype":"[^"]*","pci":"\([^"]*\)".*/pci=\1/p' \
+        -e 's/.*"name":"\([^"\\]\{1,\}\)","type".*/\1/p')"
+}
+
+_pinrun_mem_values()
+{
+    local mode v list=()
+
+    if [[ $cur != *:* ]]; then
+        _pinrun_reply "bind interleave preferred local bind: interleave: preferred:"
+        [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *: ]] &&
+            compopt -o nospace 2>/dev/null
+        return
+    fi
+    mode=${cur%%:*}
+    while read -r v; do
+        list+=("$mode:$v")
+    done < <({
+        echo all
+        _pinrun_map | sed -n 's/.*"node":\([0-9]*\),"bytes":[0-9]*,"kind":"\([^"\\]*\)".*/\1 \2/p'
+    } | tr ' ' '\n' | tr '[:upper:]' '[:lower:]' | sed '/^$/d' | sort -u)
+    _pinrun_reply "${list[*]}"
+    [[ $COMP_WORDBREAKS == *:* ]] && COMPREPLY=("${COMPREPLY[@]#"${cur%:*}:"}")
+    colon_cut=true
+}
+
 # Complete the command that starts at word $1, as if it stood alone.
 _pinrun_command()
 {
@@ -97,7 +145,7 @@ _pinrun_command()
 
 _pinrun()
 {
-    local cur prev words cword split=false at
+    local cur prev words cword split=false at colon_cut=false
 
     if declare -F _init_completion >/dev/null; then
         _init_completion -s -n : || return
@@ -158,8 +206,10 @@ _pinrun()
                 COMPREPLY=()
                 ;;
             *)
-                if _pinrun_is "$prev" --mem; then
-                    _pinrun_reply "bind interleave local"
+                if [[ ${#prev} -ge 4 && --near == "$prev"* ]]; then
+                    _pinrun_device_values
+                elif _pinrun_is "$prev" --mem; then
+                    _pinrun_mem_values
                 elif _pinrun_is "$prev" --kind; then
                     _pinrun_reply "fast slow any"
                 elif _pinrun_is "$prev" --share; then
@@ -175,7 +225,7 @@ _pinrun()
         esac
         # Where '=' does not break words, the word being replaced is the
         # whole "--opt=value".
-        if $split && [[ $COMP_WORDBREAKS != *=* ]]; then
+        if $split && [[ $COMP_WORDBREAKS != *=* ]] && ! $colon_cut; then
             COMPREPLY=("${COMPREPLY[@]/#/$prev=}")
         fi
         return
@@ -187,7 +237,7 @@ _pinrun()
         if $show; then
             opts="--json"
         else
-            opts="--smt --no-smt --all --mem= --dry-run -n --explain --json
+            opts="--smt --no-smt --all --mem= --near= --list --dry-run -n --explain --json
                 --follow --follow= -f --threads --wait-all --report --share
                 --kind= --topology --no-cache --pid --show --help -h
                 --version -V --"

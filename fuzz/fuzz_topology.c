@@ -4,7 +4,7 @@
  * its value modulo 4 (so the digits '1'..'4' name them in a seed file):
  *   1  the rest is a synthetic description (topo_load, synthetic)
  *   2  the rest is an XML file (topo_load, XML)
- *   3  the rest is a cache file, as is (cache_load under the key "k")
+ *   3  the rest is a cache file, as is (topofile_decode under the key "k")
  *   0  the same with its checksum appended here, so that mutations reach
  *      the decoder rather than stop at the checksum
  * Whatever loads is planned with every policy (fuzz.h) and freed. hwloc is
@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache.h"
 #include "fuzz.h"
+#include "topofile.h"
 #include "topology.h"
 
 /* hwloc spends time cubic in the siblings of a level: keep each input
@@ -48,17 +48,13 @@ static void remove_scratch(void)
 	unlink(scratch());
 }
 
-static void write_scratch(const uint8_t *data, size_t size, const uint8_t *tail,
-			  size_t tail_size)
+static void write_scratch(const uint8_t *data, size_t size)
 {
 	int fd =
 	    open(scratch(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	FUZZ_CHECK(fd >= 0);
-	/* cache_load reads only a file nobody else may write. */
-	FUZZ_CHECK(fchmod(fd, 0600) == 0);
 	FUZZ_CHECK(write(fd, data, size) == (ssize_t)size);
-	FUZZ_CHECK(write(fd, tail, tail_size) == (ssize_t)tail_size);
 	FUZZ_CHECK(close(fd) == 0);
 }
 
@@ -79,11 +75,12 @@ static void check_loaded(struct topology *t, bool strict)
 static void load_source(enum topo_source_kind kind, const char *arg)
 {
 	struct topology *t = NULL;
-	int r = topo_load(kind, arg, &t);
+	struct topo_error e;
 
-	if (r < 0) {
-		/* The errors pinrun words; anything else is a bare errno. */
-		FUZZ_CHECK(!t);
+	if (topo_load(kind, arg, true, &t, &e) < 0) {
+		/* Every error is one errors.c words. */
+		FUZZ_CHECK(!t && e.code > TOPO_OK &&
+			   e.code <= TOPO_E_TOO_LARGE);
 		return;
 	}
 	check_loaded(t, true);
@@ -92,9 +89,10 @@ static void load_source(enum topo_source_kind kind, const char *arg)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct topology *t = NULL;
+	enum topofile_err r;
 	uint64_t sum;
+	uint8_t *copy;
 	char *desc;
-	int r;
 
 	if (size < 1)
 		return 0;
@@ -108,18 +106,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2:
 		/* hwloc 2.9's XML reader crashes on some files: scripts/fuzz
 		 * runs in fork mode and checks that pinrun contains them. */
-		write_scratch(data + 1, size - 1, NULL, 0);
+		write_scratch(data + 1, size - 1);
 		load_source(TOPO_SRC_XML, scratch());
 		break;
 	case 3:
 	case 0:
-		sum = cache_checksum(data + 1, size - 1);
-		write_scratch(data + 1, size - 1, (const uint8_t *)&sum,
-			      data[0] % 4 ? 0 : sizeof(sum));
-		r = cache_load(scratch(), "k", &t);
-		FUZZ_CHECK(r == 0 || r == -ENOENT || r == -ESTALE ||
-			   r == -EBADMSG || r == -EPERM || r == -ENOMEM);
-		FUZZ_CHECK((r == 0) == (t != NULL));
+		copy = malloc(size - 1 + sizeof(sum));
+		FUZZ_CHECK(copy != NULL);
+		memcpy(copy, data + 1, size - 1);
+		sum = topofile_checksum(data + 1, size - 1);
+		memcpy(copy + size - 1, &sum, sizeof(sum));
+		r = topofile_decode(
+		    copy, size - 1 + (data[0] % 4 ? 0 : sizeof(sum)), "k", &t);
+		free(copy);
+		FUZZ_CHECK(r == TOPOFILE_OK || r == TOPOFILE_STALE ||
+			   r == TOPOFILE_CORRUPT || r == TOPOFILE_NOMEM);
+		FUZZ_CHECK((r == TOPOFILE_OK) == (t != NULL));
 		if (t)
 			check_loaded(t, false);
 		break;

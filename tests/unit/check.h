@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpulist.h"
@@ -75,7 +76,11 @@ static inline struct topology *build_machine(unsigned packages, unsigned l3s,
 			}
 		}
 	}
-	tree_finish(t);
+	/* A machine the builder refuses is a broken test, not a result. */
+	if (tree_finish(t) != TOPO_OK) {
+		printf("Bail out! build_machine: tree_finish refused it\n");
+		exit(1);
+	}
 	return t;
 }
 

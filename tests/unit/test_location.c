@@ -96,7 +96,7 @@ TEST(memory_only_objects)
 	p1 = tree_add(t, TOPO_PACKAGE, m, -1, 1);
 	tree_add_numa(t, p0, 0);
 	tree_add_numa(t, p1, 1);
-	tree_finish(t);
+	EXPECT(tree_finish(t) == TOPO_OK);
 	EXPECT(parse(t, "package:1", &s) == LOCATION_E_NO_CPUS);
 	EXPECT(parse(t, "numa:1", &s) == LOCATION_E_NO_CPUS);
 	EXPECT(parse(t, "package:0", &s) == LOCATION_OK);
@@ -122,7 +122,7 @@ TEST(groups_named_by_level)
 			tree_add(t, TOPO_PU, co, -1, cpu++);
 		}
 	}
-	tree_finish(t);
+	EXPECT(tree_finish(t) == TOPO_OK);
 	EXPECT(parse(t, "group:0", &s) == LOCATION_E_GROUPS);
 	EXPECT(parse(t, "group0:1", &s) == LOCATION_OK);
 	EXPECT_SET(&s, "2-3");

@@ -151,7 +151,7 @@ static struct topology *uneven(void)
 	tree_add(t, TOPO_PU, c2, -1, 2);
 	tree_add_numa(t, m, 0);
 	cpulist_add(&t->complete, 3); /* offline */
-	tree_finish(t);
+	EXPECT(tree_finish(t) == TOPO_OK);
 	return t;
 }
 
@@ -444,7 +444,7 @@ TEST(slots_deal_from_packages_under_groups)
 		}
 	}
 	tree_add_numa(t, m, 0);
-	tree_finish(t);
+	EXPECT(tree_finish(t) == TOPO_OK);
 	r = request(t, POLICY_SPREAD);
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SLOTS(&p, "0|6|2|4|1|7|3|5");

@@ -1,0 +1,75 @@
+/* The words for every module's error codes: one table per enum, in the
+ * spirit of gai_strerror. Each function returns the whole message (what
+ * failed, the value, why; without "pinrun: ") in a static buffer, valid
+ * until the next call. What the user typed is echoed through msg_input:
+ * escaped and cut. The facts a message needs beyond the error itself
+ * (which option, the allowed set) are the caller's to give. */
+#ifndef PINRUN_ERRORS_H
+#define PINRUN_ERRORS_H
+
+#include <stdbool.h>
+
+#include "cpulist.h"
+#include "devices.h"
+#include "follow.h"
+#include "launcher.h"
+#include "location.h"
+#include "memory.h"
+#include "policy.h"
+#include "topology.h"
+
+/* A CPU list or mask (input) that cpulist_parse_* refused. */
+const char *errors_cpulist(const char *input, const struct cpulist_error *e);
+
+/* A location (input) that location_parse refused on t. */
+const char *errors_location(const struct topology *t, const char *input,
+			    const struct location_error *e);
+
+/* What a policy error's message needs to know. */
+struct policy_facts {
+	const char *what; /* the policy as typed: "--same-chip=1" */
+	enum policy_kind kind;
+	enum policy_smt smt;
+	const char *spec;	      /* --hot=SPEC as typed, or NULL */
+	const struct cpuset *allowed; /* the allowed set planned in */
+	const struct cpuset *usable;  /* the topology's online, allowed PUs */
+	const struct cpuset *complete;
+	const struct cpuset *domain; /* DOMAIN_EMPTY: the domain's PUs */
+	bool all;		     /* --all was given */
+	bool this_system;
+	bool offline; /* OFFLINE on this machine: the kernel says offline */
+};
+const char *errors_policy(const struct policy_error *e,
+			  const struct policy_facts *f);
+
+/* A --share value (spec) that launcher_parse or launcher_decide refused,
+ * or a part launcher_part could not cut (pus: --smt, for its units). */
+const char *errors_launcher(const char *spec, const struct launcher_error *e,
+			    bool pus);
+
+/* A topology that could not be had from source: kind and arg as given to
+ * topo_load, or for the live machine, the hwloc variable (env_var, NULL
+ * when none) that named it. */
+const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
+			const char *arg, const char *env_var);
+
+/* A --near value (spec) that devices_syntax (t NULL) or devices_find on
+ * t refused. */
+const char *errors_devices(const char *spec, const struct topology *t,
+			   const struct devices_error *e);
+
+/* A --mem value (arg: "bind:0,7", as typed) whose node list memory_parse
+ * refused, for its form (t NULL) or on t. */
+const char *errors_memory(const char *arg, const struct topology *t,
+			  const struct memory_error *e);
+
+/* Why --follow cannot trace here. */
+struct follow_facts {
+	int seccomp_mode; /* host_seccomp_mode() */
+	int yama_scope;	  /* host_yama_scope() */
+	const char *comm; /* the tracer's name, for FOLLOW_TRACED */
+};
+const char *errors_follow(const struct follow_start *st,
+			  const struct follow_facts *f);
+
+#endif

@@ -1,0 +1,255 @@
+/*
+ * follower.c: --follow between the plan and follow.c. It turns the plan's
+ * slots into slots.c's bookkeeping, answers follow.c's callbacks (where a
+ * new task goes, what --report writes, what --explain counts), words why
+ * ptrace cannot be used, and mirrors the command's end when pinrun is the
+ * tracing parent (PID 1). follow.c knows nothing of any of this.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "act.h"
+#include "errors.h"
+#include "follow.h"
+#include "follower.h"
+#include "host.h"
+#include "message.h"
+#include "pinrun.h"
+#include "report.h"
+#include "slots.h"
+
+/* LeakSanitizer cannot work in a traced process, and pinrun is one after
+ * follow_start when the command cannot be exec'd: a sanitizer build asks
+ * this before checking for leaks at exit. */
+int __lsan_is_turned_off(void);
+static bool traced_by_helper;
+
+int __lsan_is_turned_off(void)
+{
+	return traced_by_helper;
+}
+
+/* --- the callbacks follow.c calls, in the helper ------------------------ */
+
+struct follower {
+	struct slots slots;
+	struct report report;
+	const struct options *o;
+	pid_t command, command_parent;
+	unsigned setuid, tracers;
+};
+
+static const void *on_place(void *ctx, pid_t tid, pid_t parent, bool thread)
+{
+	struct follower *f = ctx;
+	int slot = slots_place(&f->slots, tid, parent, thread);
+
+	if (slot < 0)
+		return NULL;
+	if (!thread)
+		report_start(&f->report, tid,
+			     tid == f->command ? f->command_parent : parent,
+			     f->slots.text[slot]);
+	return slots_mask(&f->slots, (unsigned)slot);
+}
+
+static void on_gone(void *ctx, pid_t tid)
+{
+	slots_gone(&((struct follower *)ctx)->slots, tid);
+}
+
+static void on_moved(void *ctx, pid_t from, pid_t to)
+{
+	struct follower *f = ctx;
+
+	slots_move(&f->slots, from, to);
+	report_move(&f->report, from, to);
+}
+
+static void on_exec(void *ctx, pid_t tid, const char *program)
+{
+	report_exec(&((struct follower *)ctx)->report, tid, program);
+}
+
+static void on_ended(void *ctx, pid_t tid, int status, const struct rusage *ru)
+{
+	report_end(&((struct follower *)ctx)->report, tid, status, ru);
+}
+
+static void on_released(void *ctx, pid_t tid, enum follow_why why,
+			const char *program)
+{
+	struct follower *f = ctx;
+
+	if (why == FOLLOW_SETUID) {
+		f->setuid++;
+		msg_note("warning: %s is set-user-ID: it runs without its "
+			 "privileges under --follow; stopped following it",
+			 msg_input(program));
+	} else if (why == FOLLOW_TRACER) {
+		f->tracers++;
+	}
+	report_detached(&f->report, tid);
+}
+
+static void on_finished(void *ctx, unsigned processes, unsigned survivors)
+{
+	struct follower *f = ctx;
+	char counts[4096] = "";
+	size_t len = 0;
+
+	if (!f->o->explain)
+		return;
+	for (unsigned i = 0; i < f->slots.n && len < sizeof(counts); i++)
+		len += (size_t)snprintf(counts + len, sizeof(counts) - len,
+					"%s%s: %u", i ? ", " : "",
+					f->slots.text[i], f->slots.given[i]);
+	msg_note("follow: %u process%s followed; tasks per slot (CPUs: count) "
+		 "%s; let go: %u still running, %u set-user-ID, %u tracers",
+		 processes, processes == 1 ? "" : "es", counts, survivors,
+		 f->setuid, f->tracers);
+}
+
+/* --- when ptrace cannot be used ------------------------------------------ */
+
+static const char *unavailable_reason(const struct follow_start *st)
+{
+	char comm[64] = "?";
+	struct follow_facts facts = {
+		.seccomp_mode = host_seccomp_mode(),
+		.yama_scope = host_yama_scope(),
+		.comm = comm,
+	};
+
+	if (st->why == FOLLOW_TRACED)
+		host_comm(st->tracer, comm, sizeof(comm));
+	return errors_follow(st, &facts);
+}
+
+/* One warning, then the whole placement by inheritance (or, with
+ * --follow=strict, an error and nothing run). */
+static void unavailable(const struct options *o, const char *reason,
+			const struct cpuset *whole)
+{
+	if (o->follow_strict)
+		msg_die("--follow=strict: ptrace unavailable (%s)", reason);
+	msg_note("warning: --follow unavailable (%s): children inherit CPUs %s",
+		 reason, msg_cpus(whole));
+}
+
+/* The command's wait status, as pinrun's own: exit with it, or die of the
+ * same signal (without a core of pinrun's own); 128+signal where a signal
+ * cannot kill pinrun (PID 1). */
+static void __attribute__((noreturn)) mirror(int status)
+{
+	sigset_t set;
+	int sig;
+
+	if (WIFEXITED(status))
+		exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	kill(getpid(), sig);
+	exit(128 + sig);
+}
+
+/* --- starting ------------------------------------------------------------ */
+
+static void __attribute__((noreturn))
+as_parent(const struct options *o, const struct policy_plan *plan,
+	  struct follower *f, struct follow_ops *ops)
+{
+	struct follow_start st;
+	int status, exec_error;
+	struct cpuset whole = plan->cpus;
+
+	f->command = 0;
+	if (follow_parent(ops, o->command, slots_mask(&f->slots, 0), &whole,
+			  &st, &status, &exec_error) < 0)
+		unavailable(o, unavailable_reason(&st), &plan->cpus);
+	if (exec_error) {
+		msg_note("cannot run '%s': %s", msg_input(o->command[0]),
+			 strerror(exec_error));
+		exit(pinrun_exec_status(exec_error));
+	}
+	mirror(status);
+}
+
+void follower_start(const struct options *o, const struct policy_plan *plan)
+{
+	static struct follower f;
+	static struct follow_ops ops = {
+		.place = on_place,
+		.gone = on_gone,
+		.moved = on_moved,
+		.exec = on_exec,
+		.ended = on_ended,
+		.released = on_released,
+		.finished = on_finished,
+		.ctx = &f,
+		.keep_fd = -1,
+	};
+	struct follow_start st;
+	struct cpuset first;
+	int fd = -1;
+
+	policy_slot_cpus(plan, 0, &first);
+	if (host_privileged_program(o->command[0])) {
+		char reason[256];
+
+		snprintf(reason, sizeof(reason), "%s is set-user-ID",
+			 msg_input(o->command[0]));
+		unavailable(o, reason, &plan->cpus);
+		act_bind(0, &plan->cpus);
+		return;
+	}
+	if (o->report &&
+	    (fd = open(o->report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		       0666)) < 0)
+		msg_die("cannot open report '%s': %s", msg_input(o->report),
+			strerror(errno));
+	if (slots_init(&f.slots, plan) < 0)
+		msg_die("out of memory");
+	report_init(&f.report, fd);
+	f.o = o;
+	f.command_parent = getppid();
+	ops.keep_fd = fd;
+	ops.mask_bytes = f.slots.mask_bytes;
+	ops.threads = o->threads;
+	ops.wait_all = o->wait_all;
+	ops.want_exec = o->report != NULL;
+	/* No helper can work as PID 1: trace as the parent. */
+	if (getpid() == 1)
+		as_parent(o, plan, &f, &ops);
+	/* A stop costs several times less when the tracer shares a core
+	 * with its tracee than when each stop wakes another CPU: the helper
+	 * stays on the first slot, the command's, where a chain of children
+	 * that their parents wait for runs. */
+	if (follow_start(&st, cpulist_next(&first, -1), o->wait_all) < 0) {
+		unavailable(o, unavailable_reason(&st), &plan->cpus);
+		act_bind(0, &plan->cpus);
+		return;
+	}
+	if (st.in_tracer) {
+		f.command = st.command;
+		follow_run(&ops, st.command);
+		slots_free(&f.slots);
+		report_free(&f.report);
+		exit(PINRUN_EXIT_OK);
+	}
+	traced_by_helper = true;
+	act_bind(0, &first);
+}

@@ -1,0 +1,35 @@
+/* A JSON writer: one object or array at a time, into a buffer that grows,
+ * with the commas and the escaping done here. For --json, --show --json
+ * and --report's lines. */
+#ifndef PINRUN_JSON_H
+#define PINRUN_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json {
+	char *buf;
+	size_t len, cap;
+	bool failed; /* out of memory: the text is incomplete */
+	unsigned depth;
+	unsigned long comma; /* bit d: depth d has had a value */
+};
+
+/* Start again from nothing, keeping the buffer. */
+void json_reset(struct json *j);
+void json_free(struct json *j);
+
+/* A member's name, in an object: the value follows. */
+void json_key(struct json *j, const char *key);
+void json_open(struct json *j, char bracket);  /* '{' or '[' */
+void json_close(struct json *j, char bracket); /* '}' or ']' */
+void json_string(struct json *j, const char *s);
+void json_int(struct json *j, long long v);
+void json_number(struct json *j, double v, int decimals);
+void json_null(struct json *j);
+void json_bool(struct json *j, bool v);
+
+/* The text so far, NUL-terminated ("" when nothing fitted). */
+const char *json_text(const struct json *j);
+
+#endif

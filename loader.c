@@ -1,0 +1,170 @@
+/*
+ * loader.c: topo_load in a child process. The child loads, encodes the
+ * flattened topology with topofile.c and writes its result, then the
+ * bytes; the parent reads them under a time limit and decodes. A child
+ * that dies before its result (a signal, or a sanitizer's report and exit
+ * status) crashed, whatever its status says.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader.h"
+#include "topofile.h"
+
+static int fail(struct topo_error *err, enum topo_err code, int sys)
+{
+	err->code = code;
+	err->sys = sys;
+	return -1;
+}
+
+static void __attribute__((noreturn))
+child(int fd, enum topo_source_kind kind, const char *arg, bool devices)
+{
+	struct topo_error e = { TOPO_OK, 0 };
+	struct topology *t;
+	void *buf = NULL;
+	size_t len = 0, n = 0;
+
+	if (topo_load(kind, arg, devices, &t, &e) == 0 &&
+	    topofile_encode("", t, &buf, &len) != TOPOFILE_OK)
+		e.code = TOPO_E_NOMEM;
+	if (write(fd, &e, sizeof(e)) != sizeof(e))
+		_exit(1);
+	while (e.code == TOPO_OK && n < len) {
+		ssize_t w = write(fd, (char *)buf + n, len - n);
+
+		if (w <= 0)
+			_exit(1);
+		n += (size_t)w;
+	}
+	_exit(0);
+}
+
+static long ms_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - start->tv_sec) * 1000L +
+	       (now.tv_nsec - start->tv_nsec) / 1000000L;
+}
+
+/* Read the child's answer into *buf until it closes the pipe, the time is
+ * up or memory runs out. */
+static enum topo_err read_answer(int fd, pid_t pid, char **buf, size_t *len)
+{
+	size_t cap = 0;
+	struct timespec start;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long left = TOPO_LOAD_LIMIT_S * 1000L - ms_since(&start);
+		int ready = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+		ssize_t n;
+
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready == 0) {
+			kill(pid, SIGKILL);
+			return TOPO_E_TIMEOUT;
+		}
+		if (*len == cap) {
+			char *more = realloc(*buf, cap = cap ? cap * 2 : 65536);
+
+			if (!more) {
+				kill(pid, SIGKILL);
+				return TOPO_E_NOMEM;
+			}
+			*buf = more;
+		}
+		n = read(fd, *buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return TOPO_OK;
+		*len += (size_t)n;
+	}
+}
+
+int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
+		struct topology **out, struct topo_error *err)
+{
+	struct topo_error answer;
+	char *buf = NULL;
+	size_t len = 0;
+	enum topo_err e;
+	int fd[2], status;
+	pid_t pid;
+
+	*out = NULL;
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return fail(err, TOPO_E_SYSTEM, errno);
+	/* Above stderr: the child sends its stderr to /dev/null while hwloc
+	 * loads, which must not be where the answer goes (pinrun 2>&-). */
+	for (int i = 0; i < 2; i++)
+		if (fd[i] <= 2) {
+			int moved = fcntl(fd[i], F_DUPFD_CLOEXEC, 3);
+
+			close(fd[i]);
+			fd[i] = moved;
+		}
+	if (fd[0] < 0 || fd[1] < 0) {
+		int sys = errno;
+
+		if (fd[0] >= 0)
+			close(fd[0]);
+		if (fd[1] >= 0)
+			close(fd[1]);
+		return fail(err, TOPO_E_SYSTEM, sys);
+	}
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		int sys = errno;
+
+		close(fd[0]);
+		close(fd[1]);
+		return fail(err, TOPO_E_SYSTEM, sys);
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		child(fd[1], kind, arg, devices);
+	}
+	close(fd[1]);
+	e = read_answer(fd[0], pid, &buf, &len);
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (e == TOPO_OK &&
+	    (!WIFEXITED(status) || WEXITSTATUS(status) || len < sizeof(answer)))
+		e = TOPO_E_CRASHED;
+	if (e == TOPO_OK) {
+		memcpy(&answer, buf, sizeof(answer));
+		if (answer.code != TOPO_OK) {
+			free(buf);
+			*err = answer;
+			return -1;
+		}
+		switch (topofile_decode(buf + sizeof(answer),
+					len - sizeof(answer), "", out)) {
+		case TOPOFILE_OK:
+			break;
+		case TOPOFILE_NOMEM:
+			e = TOPO_E_NOMEM;
+			break;
+		default:
+			e = TOPO_E_CRASHED;
+		}
+	}
+	free(buf);
+	return e == TOPO_OK ? 0 : fail(err, e, 0);
+}

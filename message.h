@@ -1,0 +1,38 @@
+/* pinrun's one message format, "pinrun: what 'value': why" on stderr, and
+ * its exits. Only the command-line side (options.c, load.c, act.c,
+ * follower.c, output.c, pinrun.c) calls these: the modules return codes,
+ * and errors.c words them. */
+#ifndef PINRUN_MESSAGE_H
+#define PINRUN_MESSAGE_H
+
+#include <stddef.h>
+
+#include "cpulist.h"
+
+/* A message, then exit 125. */
+void msg_die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+/* A usage error: the message, the --help hint, exit 125. */
+void msg_usage(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+/* A message, and go on. */
+void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Flush stdout and fail (exit 125) if what went there did not arrive
+ * (pinrun --help >/dev/full); else return status. */
+int msg_close_stdout(int status);
+
+/* Text to echo the user's input in a message: control characters escaped
+ * (a newline cannot split the line) and a long value cut with an ellipsis.
+ * In one of a few static buffers: enough for the inputs of one message. */
+const char *msg_input(const char *s);
+/* The same for the first len bytes of s. */
+const char *msg_input_n(const char *s, size_t len);
+
+/* A CPU set as list text, in one of a few static buffers: enough for the
+ * sets of one message. msg_cpus says "(none)" for an empty set; msg_list
+ * gives "" (for output, where empty is a value). */
+const char *msg_cpus(const struct cpuset *set);
+const char *msg_list(const struct cpuset *set);
+
+#endif

@@ -1,0 +1,620 @@
+/*
+ * options.c: the command line. getopt_long with a leading '+', so that
+ * options after the command are the command's; every option is read
+ * first and the combinations are checked once, against one table, so the
+ * order of options never matters. The policy table serves the parser and
+ * --help alike. It plans nothing and reads no topology.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpulist.h"
+#include "devices.h"
+#include "errors.h"
+#include "memory.h"
+#include "message.h"
+#include "options.h"
+#include "pinrun.h"
+
+enum {
+	OPT_POLICY = CHAR_MAX + 1, /* + index in policy_options */
+	OPT_SMT = OPT_POLICY + 16,
+	OPT_NO_SMT,
+	OPT_ALL,
+	OPT_MEM,
+	OPT_EXPLAIN,
+	OPT_JSON,
+	OPT_SHOW,
+	OPT_PID,
+	OPT_TOPOLOGY,
+	OPT_NO_CACHE,
+	OPT_FOLLOW,
+	OPT_THREADS,
+	OPT_WAIT_ALL,
+	OPT_REPORT,
+	OPT_SHARE,
+	OPT_KIND,
+	OPT_NEAR,
+	OPT_LIST,
+};
+
+/* The policies, once: for the parser and for --help. */
+static const struct policy_option {
+	const char *name;
+	enum policy_kind kind;
+	int short_opt;
+	const char *arg;
+	const char *help;
+} policy_options[] = {
+	{ "hot", POLICY_HOT, 0, "[=<which>]",
+	  "one PU: current (default), idle, or a CPU" },
+	{ "same-chip", POLICY_SAME_CHIP, 0, "[=<which>]",
+	  "every allowed PU of one package" },
+	{ "same-numa", POLICY_SAME_NUMA, 0, "[=<which>]",
+	  "every allowed PU of one NUMA node" },
+	{ "same-cache", POLICY_SAME_CACHE, 0, "[=<which>]",
+	  "every allowed PU under one L3 cache" },
+	{ "spread", POLICY_SPREAD, 0, "[=<n>]",
+	  "one PU on each of n cores, as far apart as can be" },
+	{ "cpus", POLICY_CPUS, 'c', " <spec>",
+	  "exactly these CPUs: 0-3,8  0xff  package:1" },
+};
+#define NPOLICIES (sizeof(policy_options) / sizeof(policy_options[0]))
+
+static const struct other_option {
+	const char *name;
+	int has_arg, val;
+	const char *arg, *help;
+} other_options[] = {
+	{ "smt", no_argument, OPT_SMT, "",
+	  "every PU of each chosen core (--spread counts PUs)" },
+	{ "no-smt", no_argument, OPT_NO_SMT, "", "one PU per core" },
+	{ "all", no_argument, OPT_ALL, "",
+	  "leave the inherited affinity: any online allowed PU" },
+	{ "near", required_argument, OPT_NEAR, "=<device>",
+	  "keep to the CPUs near an I/O device: eth0,\n"
+	  "                            mlx5_0, cuda0, nvme0n1, pci=<bus id>" },
+	{ "mem", required_argument, OPT_MEM, "=<mode>[:<nodes>]",
+	  "memory policy bind, interleave, preferred or\n"
+	  "                            local, on the placement's NUMA nodes\n"
+	  "                            (the device's with --near) or on\n"
+	  "                            <nodes>: 0,2  all  mcdram" },
+	{ "dry-run", no_argument, 'n', "", "print the CPU list, run nothing" },
+	{ "explain", no_argument, OPT_EXPLAIN, "", "tell why, on stderr" },
+	{ "json", no_argument, OPT_JSON, "",
+	  "print the plan as JSON, run nothing" },
+	{ "list", no_argument, OPT_LIST, "",
+	  "a map of the machine, the placement marked" },
+	{ "topology", required_argument, OPT_TOPOLOGY, " <src>",
+	  "plan on an XML file, a synthetic description\n"
+	  "                            or a saved sysfs tree" },
+	{ "follow", optional_argument, 'f', "[=strict]",
+	  "place each new child process on its own slot" },
+	{ "threads", no_argument, OPT_THREADS, "",
+	  "with --follow, place new threads too" },
+	{ "wait-all", no_argument, OPT_WAIT_ALL, "",
+	  "with --follow, end when every descendant has" },
+	{ "report", required_argument, OPT_REPORT, " <file>",
+	  "with --follow, a JSON line per process" },
+	{ "share", required_argument, OPT_SHARE, " <i/n|auto>",
+	  "plan inside the i-th of n parts of the allowed\n"
+	  "                            CPUs (auto: from Slurm, MPI or "
+	  "parallel)" },
+	{ "kind", required_argument, OPT_KIND, "=<kind>",
+	  "keep to the fast or slow cores of a hybrid CPU" },
+	{ "no-cache", no_argument, OPT_NO_CACHE, "",
+	  "load the topology afresh, ignoring the cache" },
+	{ "pid", required_argument, OPT_PID, " <pid>",
+	  "re-place a running process, all its threads" },
+	{ "show", no_argument, OPT_SHOW, " [<pid>]",
+	  "where a process may run" },
+	{ "help", no_argument, 'h', "", "display this help" },
+	{ "version", no_argument, 'V', "", "display version" },
+};
+#define NOTHERS (sizeof(other_options) / sizeof(other_options[0]))
+
+static void print_option(int short_opt, const char *name, const char *arg,
+			 const char *help)
+{
+	char left[64];
+
+	if (short_opt)
+		snprintf(left, sizeof(left), " -%c, --%s%s", short_opt, name,
+			 arg);
+	else
+		snprintf(left, sizeof(left), "     --%s%s", name, arg);
+	printf("%-28s%s\n", left, help);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	printf("\nUsage:\n"
+	       " pinrun <policy> [options] [--] <command> [<argument>...]\n"
+	       " pinrun <policy> [options] --dry-run\n"
+	       " pinrun <policy> [options] --pid <pid>\n"
+	       " pinrun --show [<pid>]\n"
+	       " pinrun [<policy>] [options] --list\n\n"
+	       "Run a command on CPUs chosen from the machine's topology.\n\n"
+	       "Policies (exactly one):\n");
+	for (size_t i = 0; i < NPOLICIES; i++)
+		print_option(policy_options[i].short_opt,
+			     policy_options[i].name, policy_options[i].arg,
+			     policy_options[i].help);
+	printf("\nOptions:\n");
+	for (size_t i = 0; i < NOTHERS; i++) {
+		const struct other_option *o = &other_options[i];
+
+		if (o->val == 'h')
+			putchar('\n');
+		print_option(o->val == 'n' || o->val == 'h' || o->val == 'V'
+				 ? o->val
+				 : 0,
+			     o->name, o->arg, o->help);
+	}
+	printf(
+	    "\n<which> is current, idle, or an index: a CPU for --hot, a\n"
+	    "logical index (as --show and lstopo print them) for the others.\n"
+	    "\nFor more details see pinrun(1).\n");
+	exit(msg_close_stdout(PINRUN_EXIT_OK));
+}
+
+/* --- combinations ------------------------------------------------------- */
+
+/* The options a combination rule speaks of, as bits of what was given. */
+enum {
+	F_ANY = 1 << 0, /* always set: for rules about what is missing */
+	F_POLICY = 1 << 1,
+	F_CPUS = 1 << 2,
+	F_SMT = 1 << 3,
+	F_NO_SMT = 1 << 4,
+	F_ALL = 1 << 5,
+	F_MEM = 1 << 6,
+	F_DRY_RUN = 1 << 7,
+	F_EXPLAIN = 1 << 8,
+	F_JSON = 1 << 9,
+	F_SHOW = 1 << 10,
+	F_PID = 1 << 11,
+	F_TOPOLOGY = 1 << 12,
+	F_FOLLOW = 1 << 13,
+	F_THREADS = 1 << 14,
+	F_WAIT_ALL = 1 << 15,
+	F_REPORT = 1 << 16,
+	F_SHARE = 1 << 17,
+	F_KIND = 1 << 18,
+	F_COMMAND = 1 << 19,
+	F_NEAR = 1 << 20,
+	F_LIST = 1 << 21,
+};
+
+static const char *const flag_names[] = {
+	"",	      "a policy", "--cpus",	"--smt",     "--no-smt",
+	"--all",      "--mem",	  "--dry-run",	"--explain", "--json",
+	"--show",     "--pid",	  "--topology", "--follow",  "--threads",
+	"--wait-all", "--report", "--share",	"--kind",    "a command",
+	"--near",     "--list",
+};
+
+/* A rule fires when any option of `given` was given, with any of `with`
+ * (when not 0) and none of `without`. {opt} in its words names the first
+ * of `given` that was, {other} the first of `with`. The first rule that
+ * fires is the error; the order is the table's. */
+static const struct rule {
+	unsigned given, with, without;
+	const char *words;
+} rules[] = {
+	{ F_SHOW,
+	  F_POLICY | F_PID | F_TOPOLOGY | F_EXPLAIN | F_DRY_RUN | F_MEM |
+	      F_ALL | F_SMT | F_NO_SMT | F_FOLLOW | F_THREADS | F_WAIT_ALL |
+	      F_REPORT | F_SHARE | F_KIND | F_NEAR | F_LIST,
+	  0, "--show takes only a pid (and --json): {other} does not apply" },
+	{ F_LIST,
+	  F_COMMAND | F_PID | F_DRY_RUN | F_FOLLOW | F_THREADS | F_WAIT_ALL |
+	      F_REPORT,
+	  0, "--list prints a map and runs nothing: {other} does not apply" },
+	{ F_ANY, 0, F_SHOW | F_POLICY | F_NEAR | F_LIST,
+	  "no policy given: use one of --hot, --same-chip, --same-numa, "
+	  "--same-cache, --spread or --cpus" },
+	{ F_MEM, F_LIST, F_POLICY | F_NEAR,
+	  "--mem with --list marks a placement's memory: give a policy or "
+	  "--near" },
+	{ F_CPUS, F_SMT | F_NO_SMT, 0,
+	  "--cpus places exactly the CPUs given: {other} does not apply" },
+	{ F_PID, F_COMMAND, 0,
+	  "--pid re-places a running process: give no command" },
+	{ F_THREADS | F_WAIT_ALL | F_REPORT, 0, F_FOLLOW,
+	  "{opt} needs --follow" },
+	{ F_FOLLOW, F_PID, 0,
+	  "--follow follows a command it starts: it cannot follow --pid" },
+	{ F_PID, F_MEM, 0,
+	  "--mem sets pinrun's own memory policy for the command: it cannot "
+	  "change --pid's" },
+	{ F_PID, F_TOPOLOGY, 0,
+	  "--pid acts on this machine: --topology does not apply" },
+	{ F_ANY, 0,
+	  F_SHOW | F_COMMAND | F_PID | F_DRY_RUN | F_JSON | F_EXPLAIN | F_LIST,
+	  "no command given (use --dry-run to print the placement only)" },
+	{ F_TOPOLOGY, F_COMMAND | F_PID, F_DRY_RUN | F_JSON,
+	  "--topology is for planning only: add --dry-run, or drop --topology "
+	  "to run the command here" },
+};
+
+static const char *first_flag(unsigned set)
+{
+	return flag_names[__builtin_ctz(set)];
+}
+
+static void check_rules(unsigned given)
+{
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rule *r = &rules[i];
+		const char *w = r->words, *opt, *other;
+
+		if (!(given & r->given) || (r->with && !(given & r->with)) ||
+		    (given & r->without))
+			continue;
+		opt = strstr(w, "{opt}");
+		other = strstr(w, "{other}");
+		if (opt)
+			msg_usage("%.*s%s%s", (int)(opt - w), w,
+				  first_flag(given & r->given), opt + 5);
+		if (other)
+			msg_usage("%.*s%s%s", (int)(other - w), w,
+				  first_flag(given & r->with), other + 7);
+		msg_usage("%s", w);
+	}
+}
+
+static unsigned given_flags(const struct options *o)
+{
+	return F_ANY | (o->policy != POLICY_NONE ? F_POLICY : 0) |
+	       (o->policy == POLICY_CPUS ? F_CPUS : 0) |
+	       (o->smt == SMT_ALL ? F_SMT : 0) |
+	       (o->smt == SMT_ONE ? F_NO_SMT : 0) | (o->all ? F_ALL : 0) |
+	       (o->mem_given ? F_MEM : 0) | (o->dry_run ? F_DRY_RUN : 0) |
+	       (o->explain ? F_EXPLAIN : 0) | (o->json ? F_JSON : 0) |
+	       (o->show ? F_SHOW : 0) | (o->pid && !o->show ? F_PID : 0) |
+	       (o->topology ? F_TOPOLOGY : 0) | (o->follow ? F_FOLLOW : 0) |
+	       (o->threads ? F_THREADS : 0) | (o->wait_all ? F_WAIT_ALL : 0) |
+	       (o->report ? F_REPORT : 0) | (o->share ? F_SHARE : 0) |
+	       (o->kind != KIND_ANY ? F_KIND : 0) |
+	       (o->command ? F_COMMAND : 0) | (o->near ? F_NEAR : 0) |
+	       (o->list ? F_LIST : 0);
+}
+
+/* --- values --------------------------------------------------------------- */
+
+/* A decimal number without sign or junk, below limit. */
+static bool parse_number(const char *s, unsigned long limit, unsigned long *out)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return !*end && !errno && *out < limit;
+}
+
+static void parse_which(struct options *o, const struct policy_option *p,
+			const char *arg)
+{
+	static const char *const domain_word[] = {
+		[POLICY_SAME_CHIP] = "a package number",
+		[POLICY_SAME_NUMA] = "a NUMA node number",
+		[POLICY_SAME_CACHE] = "an L3 cache number",
+	};
+	unsigned long n;
+
+	o->which = WHICH_CURRENT;
+	if (!arg)
+		return;
+	if (p->kind == POLICY_SPREAD) {
+		if (!parse_number(arg, CPULIST_MAX + 1, &n))
+			msg_usage("invalid --spread value '%s': expected a "
+				  "number of cores",
+				  msg_input(arg));
+		if (n == 0)
+			msg_usage("invalid --spread value '0': spread over at "
+				  "least 1 core");
+		o->spread = (unsigned)n;
+		return;
+	}
+	if (!strcmp(arg, "current"))
+		return;
+	if (!strcmp(arg, "idle")) {
+		o->which = WHICH_IDLE;
+		return;
+	}
+	o->which = WHICH_INDEX;
+	if (p->kind == POLICY_HOT) {
+		o->spec = arg;
+		return;
+	}
+	if (!parse_number(arg, UINT_MAX, &n))
+		msg_usage("invalid --%s value '%s': expected current, idle or "
+			  "%s",
+			  p->name, msg_input(arg), domain_word[p->kind]);
+	o->index = (unsigned)n;
+}
+
+static void set_policy(struct options *o, const struct policy_option *p,
+		       const char *arg)
+{
+	if (o->policy == p->kind)
+		msg_usage("--%s given twice: choose one placement", p->name);
+	if (o->policy != POLICY_NONE)
+		msg_usage("%s and --%s%s%s both given: choose one policy",
+			  o->policy_text, p->name, arg ? "=" : "",
+			  arg ? msg_input(arg) : "");
+	o->policy = p->kind;
+	snprintf(o->policy_text, sizeof(o->policy_text), "--%s%s%s", p->name,
+		 arg ? "=" : "", arg ? msg_input(arg) : "");
+	if (p->kind == POLICY_CPUS) {
+		o->spec = arg;
+		snprintf(o->policy_text, sizeof(o->policy_text), "--cpus");
+	} else {
+		parse_which(o, p, arg);
+	}
+}
+
+/* "pinrun --spread 4 -- cmd" would run "4": getopt's optional arguments
+ * need "=". Say so rather than try to run it. */
+static void check_detached_argument(char **argv, int policy_end)
+{
+	const char *w = argv[policy_end];
+	unsigned long n;
+
+	if (w && (parse_number(w, ULONG_MAX, &n) || !strcmp(w, "current") ||
+		  !strcmp(w, "idle")))
+		msg_usage("'%s' after %s would be run as the command: write "
+			  "%s=%s",
+			  w, argv[policy_end - 1], argv[policy_end - 1], w);
+}
+
+/* A value option given twice would leave one of them unused. */
+static const char *once(const char *old, const char *value, const char *name)
+{
+	if (old)
+		msg_usage("--%s given twice", name);
+	return value;
+}
+
+/* --mem=MODE or MODE:NODES; the nodes are read against the topology
+ * later (memory.c), their form here. */
+static void parse_mem(struct options *o, const char *arg)
+{
+	static const struct {
+		const char *name;
+		enum host_mempolicy mode;
+	} modes[] = { { "bind", HOST_MEM_BIND },
+		      { "interleave", HOST_MEM_INTERLEAVE },
+		      { "preferred", HOST_MEM_PREFERRED },
+		      { "local", HOST_MEM_LOCAL } };
+	size_t len = strcspn(arg, ":");
+	struct memory_error e;
+	struct cpuset nodes;
+
+	if (o->mem_given)
+		msg_usage("--mem given twice");
+	o->mem_given = true;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strlen(modes[i].name) == len &&
+		    !strncmp(arg, modes[i].name, len)) {
+			o->mem = modes[i].mode;
+			if (!arg[len])
+				return;
+			if (o->mem == HOST_MEM_LOCAL)
+				msg_usage("invalid --mem value '%s': local "
+					  "takes no node list",
+					  msg_input(arg));
+			if (memory_parse(NULL, arg + len + 1, &nodes, &e) < 0)
+				msg_usage("%s", errors_memory(arg, NULL, &e));
+			o->mem_nodes = arg + len + 1;
+			return;
+		}
+	msg_usage("invalid --mem value '%s': expected bind, interleave, "
+		  "preferred or local",
+		  msg_input(arg));
+}
+
+/* --share's syntax, before anything is read: I/N, auto or auto/N. A part
+ * out of range is no usage error, as before. */
+static void parse_share(struct options *o)
+{
+	struct launcher_error e;
+
+	if (launcher_parse(o->share, &o->share_spec, &e) == 0)
+		return;
+	if (e.code == LAUNCHER_E_RANGE && e.number2)
+		msg_die("%s", errors_launcher(o->share, &e, false));
+	msg_usage("%s", errors_launcher(o->share, &e, false));
+}
+
+static void parse_near(struct options *o, const char *arg)
+{
+	struct devices_error e;
+
+	o->near = once(o->near, arg, "near");
+	if (devices_syntax(arg, &e) < 0)
+		msg_usage("%s", errors_devices(arg, NULL, &e));
+}
+
+static void parse_kind(struct options *o, const char *arg, bool *seen)
+{
+	if (*seen)
+		msg_usage("--kind given twice");
+	*seen = true;
+	if (!strcmp(arg, "fast"))
+		o->kind = KIND_FAST;
+	else if (!strcmp(arg, "slow"))
+		o->kind = KIND_SLOW;
+	else if (strcmp(arg, "any"))
+		msg_usage("invalid --kind value '%s': expected fast, slow or "
+			  "any",
+			  msg_input(arg));
+}
+
+static pid_t parse_pid(const char *arg, const char *what)
+{
+	unsigned long n;
+
+	if (!parse_number(arg, (unsigned long)INT_MAX + 1, &n) || n == 0)
+		msg_usage("invalid %s '%s': expected a process id", what,
+			  msg_input(arg));
+	return (pid_t)n;
+}
+
+/* getopt_long's complaint, worded as util-linux words it. */
+static void __attribute__((noreturn))
+option_error(const char *word, int opt, const struct option *longopts)
+{
+	if (opt == 'c')
+		msg_usage("option requires an argument -- 'c'");
+	if (opt > 0 && opt < CHAR_MAX)
+		msg_usage("invalid option -- '%c'", opt);
+	for (const struct option *l = longopts; opt && l->name; l++)
+		if (l->val == opt)
+			msg_usage(l->has_arg == required_argument
+				      ? "option '--%s' requires an argument"
+				      : "option '--%s' doesn't allow an "
+					"argument",
+				  l->name);
+	msg_usage("unrecognized option '%s'", msg_input(word));
+}
+
+static void fill_longopts(struct option *longopts)
+{
+	for (size_t i = 0; i < NPOLICIES; i++)
+		longopts[i] =
+		    (struct option){ policy_options[i].name,
+				     policy_options[i].kind == POLICY_CPUS
+					 ? required_argument
+					 : optional_argument,
+				     NULL, OPT_POLICY + (int)i };
+	for (size_t i = 0; i < NOTHERS; i++)
+		longopts[NPOLICIES + i] =
+		    (struct option){ other_options[i].name,
+				     other_options[i].has_arg, NULL,
+				     other_options[i].val };
+	memset(&longopts[NPOLICIES + NOTHERS], 0, sizeof(longopts[0]));
+}
+
+const struct options *options_parse(int argc, char **argv)
+{
+	static struct options o;
+	struct option longopts[NPOLICIES + NOTHERS + 1];
+	const char *env = getenv("PINRUN_NO_CACHE");
+	bool kind_seen = false;
+	int c, policy_end = 0;
+
+	o.no_cache = env && *env && strcmp(env, "0");
+	fill_longopts(longopts);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:nf::hV", longopts, NULL)) !=
+	       -1) {
+		if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES) {
+			set_policy(&o, &policy_options[c - OPT_POLICY], optarg);
+			policy_end = optarg ? 0 : optind;
+			continue;
+		}
+		switch (c) {
+		case 'c':
+			set_policy(&o, &policy_options[NPOLICIES - 1], optarg);
+			break;
+		case OPT_SMT:
+		case OPT_NO_SMT:
+			if (o.smt != SMT_DEFAULT &&
+			    o.smt != (c == OPT_SMT ? SMT_ALL : SMT_ONE))
+				msg_usage("--smt and --no-smt both given");
+			o.smt = c == OPT_SMT ? SMT_ALL : SMT_ONE;
+			break;
+		case OPT_ALL:
+			o.all = true;
+			break;
+		case OPT_MEM:
+			parse_mem(&o, optarg);
+			break;
+		case 'n':
+			o.dry_run = true;
+			break;
+		case OPT_EXPLAIN:
+			o.explain = true;
+			break;
+		case OPT_JSON:
+			o.json = true;
+			break;
+		case OPT_SHOW:
+			o.show = true;
+			break;
+		case OPT_PID:
+			if (o.pid)
+				msg_usage("--pid given twice");
+			o.pid = parse_pid(optarg, "--pid value");
+			break;
+		case OPT_TOPOLOGY:
+			o.topology = once(o.topology, optarg, "topology");
+			break;
+		case OPT_NO_CACHE:
+			o.no_cache = true;
+			break;
+		case 'f':
+			if (optarg && strcmp(optarg, "strict"))
+				msg_usage("invalid --follow value '%s': "
+					  "expected strict",
+					  msg_input(optarg));
+			o.follow = true;
+			o.follow_strict |= optarg != NULL;
+			break;
+		case OPT_THREADS:
+			o.threads = true;
+			break;
+		case OPT_WAIT_ALL:
+			o.wait_all = true;
+			break;
+		case OPT_REPORT:
+			o.report = once(o.report, optarg, "report");
+			break;
+		case OPT_SHARE:
+			o.share = once(o.share, optarg, "share");
+			parse_share(&o);
+			break;
+		case OPT_KIND:
+			parse_kind(&o, optarg, &kind_seen);
+			break;
+		case OPT_NEAR:
+			parse_near(&o, optarg);
+			break;
+		case OPT_LIST:
+			o.list = true;
+			break;
+		case 'h':
+			usage();
+		case 'V':
+			printf("pinrun %s\n", PINRUN_VERSION);
+			exit(msg_close_stdout(PINRUN_EXIT_OK));
+		default:
+			option_error(argv[optind - 1], optopt, longopts);
+		}
+	}
+	if (policy_end && policy_end == optind)
+		check_detached_argument(argv, policy_end);
+	if (o.show && optind < argc) {
+		if (o.pid)
+			msg_usage("--show takes only a pid (and --json): "
+				  "--pid does not apply");
+		o.pid = parse_pid(argv[optind], "pid");
+		if (optind + 1 < argc)
+			msg_usage("--show takes one pid, after its options");
+	} else if (o.show && o.pid) {
+		msg_usage("--show takes only a pid (and --json): --pid does "
+			  "not apply");
+	} else if (optind < argc) {
+		o.command = argv + optind;
+	}
+	check_rules(given_flags(&o));
+	return &o;
+}

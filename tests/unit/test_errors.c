@@ -1,0 +1,212 @@
+/* Unit tests for errors.c: every code of every table has words, each
+ * {name} in them is filled, and what the user typed is echoed safely. */
+#include "check.h"
+#include "errors.h"
+
+/* Words that say something and left no template name behind. */
+static bool worded(const char *w)
+{
+	if (!w[0] || strchr(w, '{') || strchr(w, '}') || strchr(w, '\n')) {
+		printf("# badly worded: '%s'\n", w);
+		return false;
+	}
+	return true;
+}
+
+TEST(cpulist_words)
+{
+	static const char input[] = "0-3x";
+	struct cpulist_error e = { .at = input + 3, .value = 3, .value2 = 1 };
+
+	for (int c = CPULIST_E_EMPTY; c <= CPULIST_E_MASK_ZERO; c++) {
+		e.code = (enum cpulist_err)c;
+		EXPECT(worded(errors_cpulist(input, &e)));
+	}
+	e.code = CPULIST_E_BAD_CHAR;
+	EXPECT(!strcmp(errors_cpulist(input, &e),
+		       "invalid CPU list '0-3x': unexpected 'x'"));
+	e.code = CPULIST_E_REVERSED;
+	EXPECT(!strcmp(errors_cpulist("3-1", &e),
+		       "invalid CPU list '3-1': range 3-1 is reversed"));
+}
+
+TEST(location_words)
+{
+	struct topology *t = build_machine(2, 1, 2, 1, false);
+	struct location_error e = { .at = "core",
+				    .len = 4,
+				    .value = 9,
+				    .value2 = 2,
+				    .type = TOPO_CORE,
+				    .parent = 1 };
+
+	for (int c = LOCATION_E_TYPE; c <= LOCATION_E_NOMEM; c++) {
+		e.code = (enum location_err)c;
+		EXPECT(worded(errors_location(t, "package:0.core:9", &e)));
+	}
+	e.code = LOCATION_E_NO_SUCH;
+	EXPECT(!strcmp(errors_location(t, "package:0.core:9", &e),
+		       "invalid location 'package:0.core:9': package:0 has no "
+		       "core 9 (it has 2)"));
+	tree_free(t);
+}
+
+TEST(policy_words)
+{
+	struct cpuset some = set_of("0-3"), none;
+	struct policy_facts f = { .what = "--same-chip=1",
+				  .kind = POLICY_SAME_CHIP,
+				  .allowed = &some,
+				  .usable = &some,
+				  .complete = &some,
+				  .domain = &some,
+				  .spec = "1-2" };
+	struct policy_error e = { .value = 1, .value2 = 2 };
+
+	cpulist_zero(&none);
+	for (int c = POLICY_E_NOMEM; c <= POLICY_E_NONE_ALLOWED; c++) {
+		e.code = (enum policy_err)c;
+		f.this_system = false;
+		EXPECT(worded(errors_policy(&e, &f)));
+		f.this_system = true;
+		EXPECT(worded(errors_policy(&e, &f)));
+		f.offline = true;
+		EXPECT(worded(errors_policy(&e, &f)));
+		f.domain = &none;
+		EXPECT(worded(errors_policy(&e, &f)));
+		f.domain = &some;
+		f.offline = false;
+	}
+	e.code = POLICY_E_TOO_MANY;
+	e.value2 = 1;
+	EXPECT(!strcmp(errors_policy(&e, &f),
+		       "--same-chip=1: only 1 core is allowed"));
+}
+
+TEST(topology_words)
+{
+	struct topo_error e = { .sys = 2 };
+
+	for (int c = TOPO_E_NOMEM; c <= TOPO_E_TOO_LARGE; c++) {
+		e.code = (enum topo_err)c;
+		EXPECT(worded(errors_topo(&e, TOPO_SRC_XML, "x.xml", NULL)));
+		EXPECT(worded(errors_topo(&e, TOPO_SRC_LIVE, NULL, NULL)));
+		EXPECT(worded(
+		    errors_topo(&e, TOPO_SRC_LIVE, "y", "HWLOC_XMLFILE")));
+	}
+	e.code = TOPO_E_SYSTEM;
+	EXPECT(!strcmp(errors_topo(&e, TOPO_SRC_XML, "x.xml", NULL),
+		       "cannot read topology 'x.xml': No such file or "
+		       "directory"));
+}
+
+TEST(launcher_and_follow_words)
+{
+	struct launcher_error le = { .var = "SLURM_LOCALID",
+				     .value = "5",
+				     .var2 = "SLURM_STEP_TASKS_PER_NODE",
+				     .value2 = "2",
+				     .number = 5,
+				     .number2 = 2 };
+	struct follow_start st = { .err = 1, .tracer = 9 };
+	struct follow_facts ff = { .comm = "gdb", .yama_scope = 3 };
+
+	for (int c = LAUNCHER_E_SYNTAX; c <= LAUNCHER_E_TOO_MANY; c++) {
+		le.code = (enum launcher_err)c;
+		EXPECT(worded(errors_launcher("auto", &le, false)));
+	}
+	for (int w = LAUNCHER_WHY_NUMBER; w <= LAUNCHER_WHY_NOT_HERE; w++) {
+		le.code = LAUNCHER_E_BAD_VALUE;
+		le.why = (enum launcher_why)w;
+		EXPECT(worded(errors_launcher("auto", &le, false)));
+	}
+	le.code = LAUNCHER_E_BEYOND;
+	EXPECT(!strcmp(errors_launcher("auto", &le, false),
+		       "--share auto: SLURM_LOCALID=5 is not below this "
+		       "node's 2 tasks (SLURM_STEP_TASKS_PER_NODE=2)"));
+	le.code = LAUNCHER_E_RANGE;
+	le.number2 = 0;
+	EXPECT(!strcmp(errors_launcher("auto/0", &le, false),
+		       "invalid --share value 'auto/0': N counts from 1"));
+	for (int w = FOLLOW_TRACED; w <= FOLLOW_NO_HELPER; w++) {
+		st.why = (enum follow_unavailable)w;
+		EXPECT(worded(errors_follow(&st, &ff)));
+	}
+	st.why = FOLLOW_DENIED;
+	EXPECT(!strcmp(errors_follow(&st, &ff),
+		       "ptrace is denied by Yama (ptrace_scope 3)"));
+}
+
+TEST(device_and_memory_words)
+{
+	struct topology *t = build_machine(1, 1, 2, 1, false);
+	struct topo_dev nic = { .type = TOPO_DEV_PCI, .pci = TOPO_NONE },
+			eth = { .type = TOPO_DEV_NETWORK, .pci = 0 };
+	struct devices_error de = { .first = 1, .second = 2 };
+	struct memory_error me = { .at = "hbm", .len = 3, .value = 7 };
+
+	for (int pci = 0; pci < 2; pci++)
+		for (int c = DEVICES_E_EMPTY; c <= DEVICES_E_AMBIGUOUS; c++) {
+			de.code = (enum devices_err)c;
+			de.pci = pci;
+			if (c == DEVICES_E_BAD_PCI && !pci)
+				continue; /* only a pci= value is malformed */
+			EXPECT(worded(errors_devices("x", NULL, &de)));
+			EXPECT(worded(errors_devices("x", t, &de)));
+		}
+	de.code = DEVICES_E_UNKNOWN;
+	de.pci = 0;
+	EXPECT(!strcmp(errors_devices("eth9", t, &de),
+		       "unknown device 'eth9': the topology has no I/O "
+		       "device"));
+	snprintf(nic.busid, sizeof(nic.busid), "0000:3b:00.0");
+	EXPECT(tree_add_dev(t, &nic) == 0);
+	eth.busid[0] = '\0';
+	snprintf(eth.name, sizeof(eth.name), "eth\n0");
+	EXPECT(tree_add_dev(t, &eth) == 1);
+	EXPECT(tree_add_dev(t, &eth) == 2);
+	EXPECT(!strcmp(errors_devices("eth9", t, &de),
+		       "unknown device 'eth9': the topology has eth\\x0a0, "
+		       "eth\\x0a0"));
+	de.code = DEVICES_E_AMBIGUOUS;
+	EXPECT(!strcmp(errors_devices("x", t, &de),
+		       "device name 'x' is ambiguous: the topology has two, "
+		       "under machine:0 and machine:0: name the one meant as "
+		       "pci=<bus id>"));
+	for (int c = MEMORY_E_EMPTY; c <= MEMORY_E_NO_KIND; c++) {
+		me.code = (enum memory_err)c;
+		EXPECT(worded(errors_memory("bind:hbm", NULL, &me)));
+		EXPECT(worded(errors_memory("bind:hbm", t, &me)));
+	}
+	me.code = MEMORY_E_NO_NODE;
+	EXPECT(!strcmp(errors_memory("bind:7", t, &me),
+		       "--mem=bind:7: the topology has no NUMA node 7 (its "
+		       "nodes: 0)"));
+	tree_free(t);
+}
+
+TEST(input_is_escaped_and_cut)
+{
+	static char big[100001];
+	struct cpulist_error e = { .code = CPULIST_E_EMPTY_ITEM };
+	const char *w;
+
+	EXPECT(!strcmp(errors_cpulist("1,\n,2", &e),
+		       "invalid CPU list '1,\\x0a,2': empty item"));
+	memset(big, '1', sizeof(big) - 1);
+	w = errors_cpulist(big, &e);
+	EXPECT(strlen(w) < 300);
+	EXPECT(strstr(w, "...': empty item") != NULL);
+}
+
+int main(void)
+{
+	RUN(cpulist_words);
+	RUN(location_words);
+	RUN(policy_words);
+	RUN(topology_words);
+	RUN(launcher_and_follow_words);
+	RUN(device_and_memory_words);
+	RUN(input_is_escaped_and_cut);
+	return DONE();
+}

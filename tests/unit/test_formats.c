@@ -1,0 +1,79 @@
+/* Unit tests for the two byte formats: topofile.c (the cache file and the
+ * loader's answer) and json.c. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "json.h"
+#include "topofile.h"
+
+TEST(topofile_round_trip)
+{
+	struct topology *t = build_machine(2, 2, 3, 2, true), *back = NULL;
+	void *buf;
+	size_t len;
+
+	tree_set_kind(t, t->pus[0], 1);
+	EXPECT(topofile_encode("key", t, &buf, &len) == TOPOFILE_OK);
+	EXPECT(topofile_decode(buf, len, "key", &back) == TOPOFILE_OK);
+	EXPECT(back && back->nobjs == t->nobjs && back->npus == t->npus &&
+	       back->nnuma == t->nnuma);
+	EXPECT(back && cpulist_equal(&back->usable, &t->usable));
+	EXPECT(back && back->objs[back->pus[0]].kind == 1);
+	tree_free(back);
+	free(buf);
+	tree_free(t);
+}
+
+TEST(topofile_refuses)
+{
+	struct topology *t = build_machine(1, 1, 2, 1, false), *back = NULL;
+	unsigned char *buf;
+	void *raw;
+	size_t len;
+
+	EXPECT(topofile_encode("key", t, &raw, &len) == TOPOFILE_OK);
+	buf = raw;
+	EXPECT(topofile_decode(buf, len, "other", &back) == TOPOFILE_STALE);
+	EXPECT(topofile_decode(buf, len - 1, "key", &back) == TOPOFILE_CORRUPT);
+	EXPECT(topofile_decode(buf, 3, "key", &back) == TOPOFILE_CORRUPT);
+	buf[len / 2] ^= 0x55;
+	EXPECT(topofile_decode(buf, len, "key", &back) == TOPOFILE_CORRUPT);
+	EXPECT(back == NULL);
+	free(raw);
+	tree_free(t);
+}
+
+TEST(json_writer)
+{
+	struct json j = { 0 };
+
+	json_open(&j, '{');
+	json_key(&j, "a");
+	json_int(&j, -3);
+	json_key(&j, "b\"");
+	json_open(&j, '[');
+	json_string(&j, "x\n\\");
+	json_null(&j);
+	json_open(&j, '{');
+	json_close(&j, '}');
+	json_bool(&j, true);
+	json_close(&j, ']');
+	json_key(&j, "c");
+	json_number(&j, 1.5, 2);
+	json_close(&j, '}');
+	EXPECT(!strcmp(json_text(&j), "{\"a\":-3,\"b\\\"\":[\"x\\u000a\\\\\","
+				      "null,{},true],\"c\":1.50}"));
+	json_reset(&j);
+	json_open(&j, '[');
+	json_close(&j, ']');
+	EXPECT(!strcmp(json_text(&j), "[]"));
+	json_free(&j);
+}
+
+int main(void)
+{
+	RUN(topofile_round_trip);
+	RUN(topofile_refuses);
+	RUN(json_writer);
+	return DONE();
+}

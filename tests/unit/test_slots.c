@@ -1,0 +1,101 @@
+/* Unit tests for slots.c: follow mode's slot rule, without ptrace. */
+#include "check.h"
+#include "slots.h"
+
+/* Three slots: CPU 0, CPU 2, CPUs 1 and 3. */
+static void three(struct slots *s)
+{
+	static unsigned start[] = { 0, 1, 2, 4 };
+	static unsigned cpus[] = { 0, 2, 1, 3 };
+	struct policy_plan plan = { .nslots = 3,
+				    .slot_start = start,
+				    .slot_cpus = cpus };
+
+	EXPECT(slots_init(s, &plan) == 0);
+}
+
+static unsigned long mask_word(const struct slots *s, unsigned slot)
+{
+	return *(const unsigned long *)slots_mask(s, slot);
+}
+
+TEST(masks_and_text)
+{
+	struct slots s;
+
+	three(&s);
+	EXPECT(s.n == 3);
+	EXPECT(s.mask_bytes == sizeof(unsigned long));
+	EXPECT(mask_word(&s, 0) == 0x1);
+	EXPECT(mask_word(&s, 1) == 0x4);
+	EXPECT(mask_word(&s, 2) == 0xa);
+	EXPECT(!strcmp(s.text[0], "0"));
+	EXPECT(!strcmp(s.text[2], "1,3"));
+	EXPECT(!strcmp(s.text[1], "2"));
+	slots_free(&s);
+}
+
+TEST(first_child_shares_its_parent_slot)
+{
+	struct slots s;
+
+	three(&s);
+	/* The command takes slot 0 (the least loaded, from the start). */
+	EXPECT(slots_place(&s, 100, 0, false) == 0);
+	/* Its first child runs where it waits: the same slot. */
+	EXPECT(slots_place(&s, 101, 100, false) == 0);
+	/* A second child while the first lives goes to the least loaded. */
+	EXPECT(slots_place(&s, 102, 100, false) == 1);
+	EXPECT(slots_place(&s, 103, 100, false) == 2);
+	EXPECT(s.load[0] == 2 && s.load[1] == 1 && s.load[2] == 1);
+	/* The first child ends: the next child shares the parent's slot. */
+	slots_gone(&s, 101);
+	EXPECT(s.load[0] == 1);
+	EXPECT(slots_place(&s, 104, 100, false) == 0);
+	EXPECT(s.given[0] == 3 && s.given[1] == 1 && s.given[2] == 1);
+	slots_free(&s);
+}
+
+TEST(threads_and_ties)
+{
+	struct slots s;
+
+	three(&s);
+	EXPECT(slots_place(&s, 100, 0, false) == 0);
+	/* Threads never share by parenthood: least loaded, ties in spread
+	 * order after the last slot given. */
+	EXPECT(slots_place(&s, 200, 100, true) == 1);
+	EXPECT(slots_place(&s, 201, 100, true) == 2);
+	EXPECT(slots_place(&s, 202, 100, true) == 0);
+	EXPECT(slots_place(&s, 203, 100, true) == 1);
+	slots_free(&s);
+}
+
+TEST(moves_and_reused_tids)
+{
+	struct slots s;
+
+	three(&s);
+	EXPECT(slots_place(&s, 100, 0, false) == 0);
+	EXPECT(slots_place(&s, 101, 100, false) == 0);
+	EXPECT(slots_place(&s, 102, 100, false) == 1);
+	/* A thread of 102 exec'd and took its leader's tid. */
+	EXPECT(slots_place(&s, 300, 102, true) == 2);
+	slots_move(&s, 300, 102);
+	EXPECT(s.load[1] == 0 && s.load[2] == 1);
+	/* A tid the kernel reuses is a new task: the old one is forgotten. */
+	EXPECT(slots_place(&s, 101, 0, false) == 1);
+	EXPECT(s.load[0] == 1);
+	slots_gone(&s, 999); /* unknown: nothing happens */
+	EXPECT(s.load[0] == 1 && s.load[1] == 1 && s.load[2] == 1);
+	slots_free(&s);
+}
+
+int main(void)
+{
+	RUN(masks_and_text);
+	RUN(first_child_shares_its_parent_slot);
+	RUN(threads_and_ties);
+	RUN(moves_and_reused_tids);
+	return DONE();
+}
