@@ -111,12 +111,15 @@ install: pinrun
 		$(DESTDIR)$(MANDIR)/man1/pinrun-compare.1
 	$(INSTALL) -m 644 completion/pinrun.bash \
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun
+	$(INSTALL) -m 644 completion/pinrun-compare.bash \
+		$(DESTDIR)$(COMPLETIONDIR)/pinrun-compare
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pinrun $(DESTDIR)$(BINDIR)/pinrun-compare \
 		$(DESTDIR)$(MANDIR)/man1/pinrun.1 \
 		$(DESTDIR)$(MANDIR)/man1/pinrun-compare.1 \
-		$(DESTDIR)$(COMPLETIONDIR)/pinrun
+		$(DESTDIR)$(COMPLETIONDIR)/pinrun \
+		$(DESTDIR)$(COMPLETIONDIR)/pinrun-compare
 
 clean:
 	rm -rf tests/tmp

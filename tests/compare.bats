@@ -1,13 +1,16 @@
 #!/usr/bin/env bats
-# scripts/pinrun-compare: argument errors, the round-robin order, the
-# statistics and verdicts on fixed recorded runs (tests/fixtures/compare),
-# the report formats, --fail-if-slower, the SVG plot, and one live effect
-# too large for a shared machine's noise to hide.
+# scripts/pinrun-compare: argument errors; the runs (round-robin order,
+# --prepare and --cleanup, failures, stopping early, progress, signals,
+# the exports); the paired statistics and verdicts on fixed records
+# (tests/fixtures/compare, with what R says of them); the report formats,
+# --fail-if-slower, the SVG plot, the bash completion; and the examples of
+# the man page, of the README and of docs/ci.md's workflow, run here.
 
 load test_helper
 
 setup() {
-	COMPARE=$BATS_TEST_DIRNAME/../scripts/pinrun-compare
+	REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+	COMPARE=$REPO/scripts/pinrun-compare
 	FIX=$BATS_TEST_DIRNAME/fixtures/compare
 	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
 	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
@@ -28,6 +31,30 @@ needs_two_cpus() {
 	[ "$FIRST" != "$SECOND" ] || skip_unless_works "needs 2 allowed CPUs, this process has $ALLOWED"
 }
 
+# The JSON report on stdin, checked by the Python given (doc is the JSON).
+json_check() {
+	python3 -c "import json, sys
+doc = json.load(sys.stdin)
+$1" || fail "JSON check failed: $1"
+}
+
+# Wait until file $1 has at least $2 lines (at most 20 s).
+wait_lines() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		[ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	fail "$1 never reached $2 lines"
+}
+
+# A make project whose build takes $2 seconds of sleep, in directory $1:
+# make builds 'out' and logs it in build.log, make clean removes 'out'.
+make_project() {
+	mkdir -p "$1"
+	printf 'out:\n\t@sleep %s\n\t@echo built >>build.log\n\t@touch out\nclean:\n\t@rm -f out\n' "$2" >"$1/Makefile"
+}
+
 # --- the command line -------------------------------------------------------
 
 @test "compare: --help prints usage on stdout and exits 0" {
@@ -38,10 +65,13 @@ needs_two_cpus() {
 	assert_line " pinrun-compare --from <file.csv> [options]"
 	assert_line "For more details see pinrun-compare(1)."
 	[ -z "$stderr" ]
-	for opt in runs warmup placement baseline format output plot \
-		fail-if-slower timeout metric higher-is-better ignore-status from \
-		help version; do
+	for opt in runs warmup placement baseline prepare cleanup metric \
+		higher-is-better timeout ignore-status fail-if-slower format output \
+		export-csv export-json export-markdown plot quiet from help version; do
 		assert_output --partial -- "--$opt"
+		# ... and in the man page, as an option of its own.
+		grep -q -- "^\.B[IR]* .*\\\\-\\\\-${opt//-/\\\\-}\\b" "$REPO/man/pinrun-compare.1" ||
+			fail "--$opt is not in the man page's OPTIONS"
 	done
 	run "$COMPARE" -h
 	assert_success
@@ -52,13 +82,16 @@ needs_two_cpus() {
 	run "$COMPARE" --version
 	assert_success
 	assert_output --regexp '^pinrun-compare [0-9]+\.[0-9]+\.[0-9]+$'
+	run "$COMPARE" -V
+	assert_success
+	assert_output --regexp '^pinrun-compare [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
 @test "compare: a failed write to stdout is an error (--help >/dev/full)" {
 	[ -w /dev/full ] || skip_unless_works "no /dev/full"
 	run bash -c '"$1" --help >/dev/full' _ "$COMPARE"
 	assert_failure 2
-	assert_output "pinrun-compare: write error: No space left on device"
+	assert_output "pinrun-compare: cannot write 'standard output': No space left on device"
 }
 
 @test "compare: bad arguments are refused with one line and exit 2" {
@@ -67,6 +100,7 @@ needs_two_cpus() {
 	refused "unknown option '-x'" -x true
 	refused "option '-n' needs a value" -n
 	refused "invalid number of runs '0': expected a whole number from 1 to 100000" -n 0 true
+	refused "invalid number of runs '100001': expected a whole number from 1 to 100000" -n 100001 true
 	refused "invalid number of runs 'ten': expected a whole number from 1 to 100000" --runs=ten true
 	refused "invalid number of warm-up rounds '-1': expected a whole number from 0 to 100000" -w -1 true
 	refused "invalid format 'xml': expected table, markdown, csv or json" --format xml true
@@ -74,10 +108,17 @@ needs_two_cpus() {
 	refused "invalid percentage '-5': expected a non-negative number" --fail-if-slower -5 true
 	refused "invalid timeout '0': expected a positive number" --timeout 0 true
 	refused "option '-n' given twice" -n 3 -n 4 true
+	refused "option '--plot' given twice" --plot a.svg --plot b.svg true
 	refused "option '--help' takes no value" --help=yes
+	refused "option '--quiet' takes no value" --quiet=1 true
 	refused "--higher-is-better needs --metric: wall time is never better higher" --higher-is-better true
 	refused "empty metric command" --metric ' ' true
+	refused "empty prepare command" --prepare '' true
+	refused "empty cleanup command" --cleanup ' ' true
+	refused "empty file name for --export-json" --export-json '' true
 	refused "--output and --plot name the same file 'x'" -o x --plot x true
+	refused "--export-csv and --export-markdown name the same file './r'" --export-csv r --export-markdown ./r true
+	refused "--from and --export-csv name the same file 'shift.csv'" --from shift.csv --export-csv shift.csv
 }
 
 @test "compare: bad placements are refused before anything runs" {
@@ -93,22 +134,45 @@ needs_two_cpus() {
 	refused "placement 'hot echo' does not run the command (pinrun --hot echo exited with status 0)" -p 'hot echo' true
 }
 
-@test "compare: a missing command, pinrun or output file is refused" {
+@test "compare: a missing command, pinrun or output file is refused before any run" {
 	refused "command 'no-such-command-here' not found" -- no-such-command-here
 	refused "cannot run './no-such-file': not an executable file" -- ./no-such-file
 	PINRUN=/nonexistent/pinrun refused "cannot run pinrun '/nonexistent/pinrun': No such file or directory" -p hot true
 	refused "cannot write '/nonexistent/out.csv': No such file or directory" -o /nonexistent/out.csv true
 	refused "cannot write '/nonexistent/plot.svg': No such file or directory" --plot /nonexistent/plot.svg true
+	refused "cannot write '/nonexistent/r.json': No such file or directory" --export-json /nonexistent/r.json true
+	refused "cannot write '/nonexistent/r.md': No such file or directory" --export-markdown /nonexistent/r.md true
+	refused "cannot write '/nonexistent/r.csv': No such file or directory" --export-csv /nonexistent/r.csv true
+	refused "cannot write '$BATS_TEST_TMPDIR': Is a directory" -o "$BATS_TEST_TMPDIR" true
+	# Nothing ran: no command line was logged.
+	refused "cannot write '/nonexistent/plot.svg': No such file or directory" --plot /nonexistent/plot.svg \
+		-- sh -c 'echo ran >>"$1"' _ "$BATS_TEST_TMPDIR/ran"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
 
-@test "compare: --from refuses what only a live run can use, and bad files" {
+@test "compare: --from refuses what only a live run can use, and bad records" {
 	refused "--from re-analyses recorded runs: no command may be given" --from shift.csv true
 	refused "-n cannot be used with --from: the runs are recorded" --from shift.csv -n 3
 	refused "--metric cannot be used with --from: the runs are recorded" --from shift.csv --metric true
+	refused "--prepare cannot be used with --from: the runs are recorded" --from shift.csv --prepare true
+	refused "--cleanup cannot be used with --from: the runs are recorded" --from shift.csv --cleanup true
 	refused "cannot read 'nothing.csv': No such file or directory" --from nothing.csv
 	refused "bad-figure.csv: line 3: invalid figure 'abc'" --from bad-figure.csv
 	refused "bad-columns.csv: not a pinrun-compare CSV: no column status, better" --from bad-columns.csv
+	refused "bad-round.csv: line 3: invalid round '0'" --from bad-round.csv
+	refused "twice.csv: line 4: a second measured run of 'none' in round 1" --from twice.csv
 	refused "placement 'same-chip' is not in shift.csv: it has none, hot, spread" --from shift.csv -p same-chip
+	local bad=$BATS_TEST_TMPDIR/bad.csv
+	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,1\n' >"$bad"
+	refused "$bad: line 2: wrong number of fields" --from "$bad"
+	printf 'round,phase,placement,status,figure,better\n' >"$bad"
+	refused "$bad: no runs recorded" --from "$bad"
+	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,1,lower\n2,measure,none,ok,1,higher\n' >"$bad"
+	refused "$bad: line 3: 'better' changes from lower to higher" --from "$bad"
+	printf 'round,phase,placement,status,figure,better\n1,measure,none,failed,,lower\n1,measure,none,ok,1,lower\n' >"$bad"
+	refused "$bad: line 3: a second measured run of 'none' in round 1" --from "$bad"
+	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,\xff,lower\n' >"$bad"
+	refused "$bad: not a UTF-8 text file" --from "$bad"
 }
 
 # --- running ----------------------------------------------------------------
@@ -116,7 +180,7 @@ needs_two_cpus() {
 @test "compare: runs are interleaved round-robin after the warm-up rounds" {
 	needs_two_cpus
 	export LOG=$BATS_TEST_TMPDIR/log
-	run --separate-stderr "$COMPARE" -n 2 -w 1 --format csv \
+	run --separate-stderr "$COMPARE" -q -n 2 -w 1 --format csv \
 		-p "cpus $FIRST" -p "cpus $SECOND" -p none -- \
 		sh -c 'awk "/^Cpus_allowed_list/ { print \$2 }" /proc/self/status >>"$LOG"'
 	assert_success
@@ -125,70 +189,118 @@ needs_two_cpus() {
 	run cat "$LOG"
 	assert_output "$(printf '%s\n' "$FIRST" "$SECOND" "$ALLOWED" "$FIRST" "$SECOND" "$ALLOWED" "$FIRST" "$SECOND" "$ALLOWED")"
 	# What the CSV says about them.
-	run --separate-stderr "$COMPARE" -n 2 -w 1 --format csv \
+	run --separate-stderr "$COMPARE" -q -n 2 -w 1 --format csv \
 		-p "cpus $FIRST" -p "cpus $SECOND" -p none -- true
 	assert_success
-	run cut -d, -f1-5 <<<"$output"
-	assert_output "seq,round,phase,placement,status
-1,1,warmup,cpus $FIRST,ok
-2,1,warmup,cpus $SECOND,ok
-3,1,warmup,none,ok
-4,1,measure,cpus $FIRST,ok
-5,1,measure,cpus $SECOND,ok
-6,1,measure,none,ok
-7,2,measure,cpus $FIRST,ok
-8,2,measure,cpus $SECOND,ok
-9,2,measure,none,ok"
+	run cut -d, -f1-6 <<<"$output"
+	assert_output "seq,round,phase,placement,cpus,status
+1,1,warmup,cpus $FIRST,$FIRST,ok
+2,1,warmup,cpus $SECOND,$SECOND,ok
+3,1,warmup,none,$ALLOWED,ok
+4,1,measure,cpus $FIRST,$FIRST,ok
+5,1,measure,cpus $SECOND,$SECOND,ok
+6,1,measure,none,$ALLOWED,ok
+7,2,measure,cpus $FIRST,$FIRST,ok
+8,2,measure,cpus $SECOND,$SECOND,ok
+9,2,measure,none,$ALLOWED,ok"
 }
 
-@test "compare: every run records wall, user and sys time, peak RSS and exit status" {
+@test "compare: every run records wall, user and sys time, peak RSS, exit status and the machine" {
 	[ -x /usr/bin/time ] || skip_unless_works "peak RSS needs GNU time (Debian package time)"
 	# dd's 40 MiB buffer counts; the memory of pinrun-compare's Python
 	# (about 14 MiB) must not leak into a small command's figure. A run
 	# through pinrun counts pinrun's peak before its exec too: about 8 MiB
 	# when pinrun is built with ASan (make SAN=1 check).
+	local model host
+	model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo | tr -s ' ')
+	host="${model:-$(uname -m)}, $(getconf _NPROCESSORS_ONLN) CPUs"
+	[ "$(expand "$ALLOWED" | tr , '\n' | wc -l)" -eq "$(getconf _NPROCESSORS_ONLN)" ] ||
+		host+=" ($(expand "$ALLOWED" | tr , '\n' | wc -l) allowed)"
+	host+=", Linux $(uname -r)"
 	for cmd in "dd bs=40M count=1 if=/dev/zero of=/dev/null status=none" true; do
 		# shellcheck disable=SC2086 # the words of the command
-		run --separate-stderr "$COMPARE" -n 3 -w 0 --format csv -p none -p hot -- $cmd
+		run --separate-stderr "$COMPARE" -q -n 3 -w 0 --format csv -p none -p hot -- $cmd
 		assert_success
-		assert_line --index 0 "seq,round,phase,placement,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,note"
+		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,note"
 		[ "${#lines[@]}" -eq 7 ]
-		for line in "${lines[@]:1}"; do
-			IFS=, read -r seq rnd phase placement status code wall user sys rss figure better note <<<"$line"
-			[ "$status,$code,$better,$note" = "ok,0,lower," ] || fail "run $seq: $line"
-			[[ "$wall" =~ ^[0-9]+\.[0-9]{6}$ && "$user" =~ ^[0-9]+\.[0-9]{6}$ && "$sys" =~ ^[0-9]+\.[0-9]{6}$ ]] || fail "times: $line"
-			if [ "$cmd" = true ] && [ "$placement" = none ]; then
-				[ "$rss" -lt 8000 ] || fail "peak RSS $rss KiB: $line"
-			elif [ "$cmd" = true ]; then
-				[ "$rss" -lt 12000 ] || fail "peak RSS $rss KiB: $line"
-			else
-				[ "$rss" -gt 40000 ] && [ "$rss" -lt 80000 ] || fail "peak RSS $rss KiB: $line"
-			fi
-			awk -v w="$wall" -v f="$figure" 'BEGIN { exit !(w == f) }' || fail "figure is not the wall time: $line"
-		done
+		python3 -c "$(cat <<'EOF'
+import csv, re, sys
+cmd, host = sys.argv[1:]
+for r in list(csv.DictReader(sys.stdin)):
+    assert (r["status"], r["exit"], r["better"], r["note"], r["host"]) == ("ok", "0", "lower", "", host), r
+    for t in ("wall_s", "user_s", "sys_s"):
+        assert re.fullmatch(r"[0-9]+\.[0-9]{6}", r[t]), r
+    assert float(r["figure"]) == float(r["wall_s"]), r
+    rss = int(r["maxrss_kb"])
+    if cmd != "true":
+        assert 40000 < rss < 80000, r
+    else:
+        assert rss < (8000 if r["placement"] == "none" else 12000), r
+EOF
+)" "$cmd" "$host" <<<"$output" || fail "bad runs: $output"
 	done
 }
 
 @test "compare: a failed run is reported, not hidden, and the exit status is 3" {
-	run --separate-stderr "$COMPARE" -n 2 -w 0 -p none -p hot -- sh -c 'echo "no luck" >&2; exit 4'
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p hot -- sh -c 'echo "no luck" >&2; exit 4'
 	assert_failure 3
-	assert_line "none          0       2       -    -    -    -      -  -       baseline"
-	assert_line "hot           0       2       -    -    -    -      -  -       too few runs"
+	assert_line --regexp "^none +[-0-9,]+ +0 +2 +- +- +- +- +- +- +baseline$"
+	assert_line --regexp "^hot +[0-9]+ +0 +2 +- +- +- +- +- +- +too few runs \(need 6\)$"
+	assert_line "hot: no round with a successful run of both it and the baseline; 6 would reach 95%"
 	assert_line "failed: none, runs 1, 3: exit 4: no luck"
 	assert_line "failed: hot, runs 2, 4: exit 4: no luck"
 	[ -z "$stderr" ]
 	# -i: the status is recorded, the run counts.
-	run --separate-stderr "$COMPARE" -i -n 2 -w 0 --format csv -p none -- sh -c 'exit 4'
+	run --separate-stderr "$COMPARE" -q -i -n 2 -w 0 --format csv -p none -- sh -c 'exit 4'
 	assert_success
-	assert_line --index 1 --regexp '^1,1,measure,none,ok,4,'
+	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,ok,4,'
+}
+
+@test "compare: when a placement's first 3 runs all fail it stops there, unless -i" {
+	local csv=$BATS_TEST_TMPDIR/runs.csv
+	run --separate-stderr "$COMPARE" -q -n 10 -w 1 -p none -p hot --export-csv "$csv" -- sh -c 'echo "no luck" >&2; exit 1'
+	assert_failure 3
+	[ "$stderr" = "pinrun-compare: stopped: the first 3 runs of 'none' failed: exit 1: no luck (-i counts runs whatever their exit status)" ]
+	assert_line --index 0 "pinrun-compare: sh -c 'echo \"no luck\" >&2; exit 1'"
+	assert_line --index 1 "figure: wall time in seconds (lower is better); 10 runs per placement after 1 warm-up round, interleaved; stopped after 5 of 22 runs"
+	assert_line "failed: none, runs 1, 3, 5: exit 1: no luck"
+	assert_line "failed: hot, runs 2, 4: exit 1: no luck"
+	run cut -d, -f1-4,6,7 "$csv"
+	assert_output "seq,round,phase,placement,status,exit
+1,1,warmup,none,failed,1
+2,1,warmup,hot,failed,1
+3,1,measure,none,failed,1
+4,1,measure,hot,failed,1
+5,2,measure,none,failed,1"
+	# -i: every run is made and counts.
+	run --separate-stderr "$COMPARE" -q -i -n 5 -w 1 -p none -p hot --export-csv "$csv" -- sh -c 'exit 1'
+	assert_success
+	[ "$(wc -l <"$csv")" -eq 13 ]
+}
+
+@test "compare: it says which placement failed its first runs, and how" {
+	needs_two_cpus
+	run --separate-stderr "$COMPARE" -q -n 10 -w 0 -p none -p hot --format csv -- \
+		sh -c '[ "$(nproc)" -gt 1 ] || { echo "needs 2 CPUs, has $(nproc)" >&2; exit 7; }'
+	assert_failure 3
+	[ "$stderr" = "pinrun-compare: stopped: the first 3 runs of 'hot' failed: exit 7: needs 2 CPUs, has 1 (-i counts runs whatever their exit status)" ]
+	run cut -d, -f1-4,6 <<<"$output"
+	assert_output "seq,round,phase,placement,status
+1,1,measure,none,ok
+2,1,measure,hot,failed
+3,2,measure,none,ok
+4,2,measure,hot,failed
+5,3,measure,none,ok
+6,3,measure,hot,failed"
 }
 
 @test "compare: --ignore-status counts a run by its time whatever its exit status (long options)" {
-	run --separate-stderr "$COMPARE" --runs 2 --warmup 0 --placement none --placement hot \
+	run --separate-stderr "$COMPARE" --quiet --runs 2 --warmup 0 --placement none --placement hot \
 		--ignore-status --format csv -- sh -c 'exit 4'
 	assert_success
+	[ -z "$stderr" ]
 	[ "${#lines[@]}" -eq 5 ]
-	run cut -d, -f1-6 <<<"$output"
+	run cut -d, -f1-4,6,7 <<<"$output"
 	assert_output "seq,round,phase,placement,status,exit
 1,1,measure,none,ok,4
 2,1,measure,hot,ok,4
@@ -197,20 +309,65 @@ needs_two_cpus() {
 }
 
 @test "compare: --timeout kills a run and its children; it fails" {
-	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none -p 'spread --follow' --timeout 0.5 --format csv -- \
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none -p 'spread --follow' --timeout 0.5 --format csv -- \
 		sh -c 'sleep 37.5 & sleep 37.5; wait'
 	assert_failure 3
-	assert_line --index 1 --regexp '^1,1,measure,none,failed,timeout,0\.[5-9][0-9]*,.*,killed after the 0.5 s timeout$'
-	assert_line --index 2 --regexp '^2,1,measure,spread --follow,failed,timeout,0\.[5-9][0-9]*,.*,killed after the 0.5 s timeout$'
+	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,failed,timeout,0\.[5-9][0-9]*,.*,killed after the 0.5 s timeout$'
+	assert_line --index 2 --regexp '^2,1,measure,spread --follow,[-0-9,]+,failed,timeout,0\.[5-9][0-9]*,.*,killed after the 0.5 s timeout$'
 	run pgrep -f '^sleep 37.5$'
 	[ -z "$output" ] || fail "left behind: $output"
 }
 
+@test "compare: --prepare and --cleanup run around every run, untimed, and can fail it" {
+	export LOG=$BATS_TEST_TMPDIR/log
+	run --separate-stderr "$COMPARE" -q -n 2 -w 1 -p none -p hot --format csv \
+		--prepare 'echo "prepare $PINRUN_COMPARE_PLACEMENT $PINRUN_COMPARE_PHASE $PINRUN_COMPARE_ROUND $PINRUN_COMPARE_RUN" >>"$LOG"; sleep 0.3' \
+		--cleanup 'echo "cleanup $PINRUN_COMPARE_PLACEMENT $PINRUN_COMPARE_RUN" >>"$LOG"; sleep 0.3' \
+		-- sh -c 'echo "run ${PINRUN_COMPARE_RUN:-(not set)}" >>"$LOG"'
+	assert_success
+	run cat "$LOG"
+	assert_output "prepare none warmup 1 1
+run (not set)
+cleanup none 1
+prepare hot warmup 1 2
+run (not set)
+cleanup hot 2
+prepare none measure 1 3
+run (not set)
+cleanup none 3
+prepare hot measure 1 4
+run (not set)
+cleanup hot 4
+prepare none measure 2 5
+run (not set)
+cleanup none 5
+prepare hot measure 2 6
+run (not set)
+cleanup hot 6"
+	# The 0.3 s of each is in no figure.
+	awk -F, 'NR > 1 && $8 >= 0.3 { bad = 1; print } END { exit bad }' <<<"$output" || fail "timed: $output"
+	# A failed prepare fails the run, and the command does not run.
+	rm "$LOG"
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --prepare 'echo "nothing to clean" >&2; exit 2' \
+		-- sh -c 'echo ran >>"$LOG"'
+	assert_failure 3
+	assert_line "failed: none, run 1: prepare exited with status 2: nothing to clean"
+	[ ! -e "$LOG" ]
+	# A failed cleanup fails the run.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --cleanup 'exit 5' -- true
+	assert_failure 3
+	assert_line "failed: none, run 1: cleanup exited with status 5"
+	# The timeout applies to each.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --timeout 0.3 --prepare 'sleep 38.5' -- true
+	assert_failure 3
+	assert_line "failed: none, run 1: prepare killed after the 0.3 s timeout"
+}
+
 @test "compare: --metric compares the metric's last line while the command runs" {
-	run --separate-stderr "$COMPARE" -n 2 -w 0 -p none -p hot --format csv --higher-is-better \
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p hot --format csv --higher-is-better \
 		--metric 'echo starting; kill -0 "$PINRUN_COMPARE_PID" && echo "$PINRUN_COMPARE_RUN"0' -- sleep 30
 	assert_success
-	run cut -d, -f1-6,11,12 <<<"$output"
+	run cut -d, -f1-4,6,7,12,13 <<<"$output"
 	assert_output "seq,round,phase,placement,status,exit,figure,better
 1,1,measure,none,ok,SIGINT,10,higher
 2,1,measure,hot,ok,SIGINT,20,higher
@@ -219,35 +376,39 @@ needs_two_cpus() {
 }
 
 @test "compare: a command that ignores SIGINT is stopped with SIGTERM after its metric" {
-	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none --format csv --metric 'sleep 0.5; echo 3' -- \
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --format csv --metric 'sleep 0.5; echo 3' -- \
 		sh -c 'trap "" INT; while :; do sleep 0.1; done'
 	assert_success
-	assert_line --index 1 --regexp '^1,1,measure,none,ok,SIGTERM,2\.[5-9][0-9]*,.*,3,lower,$'
+	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,ok,SIGTERM,2\.[5-9][0-9]*,.*,3,lower,.*,$'
 }
 
 @test "compare: a metric that prints no number, or fails, fails the run" {
-	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none --metric 'echo 12; echo n/a' -- sleep 30
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric 'echo 12; echo n/a' -- sleep 30
 	assert_failure 3
 	assert_line "failed: none, run 1: metric printed no positive number last: 'n/a'"
-	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none --metric 'echo refused >&2; exit 7' -- sleep 30
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric 'echo refused >&2; exit 7' -- sleep 30
 	assert_failure 3
 	assert_line "failed: none, run 1: metric exited with status 7: refused"
-	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none --metric 'sleep 1; echo 5' -- sh -c 'echo crashed >&2; exit 1'
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric 'sleep 1; echo 5' -- sh -c 'echo crashed >&2; exit 1'
 	assert_failure 3
 	assert_line "failed: none, run 1: the command ended before the metric: exit 1: crashed"
 }
 
 @test "compare: live, eight CPU-bound processes on one hot CPU are slower than spread" {
 	needs_two_cpus
+	command -v setsid >/dev/null || skip_unless_works "no setsid (Debian package util-linux)"
 	# Eight processes, not two: on a shared machine, while another user's
 	# process holds one CPU, two processes get about one CPU's worth under
-	# spread as well, and eight keep more of two CPUs' worth. A machine
-	# loaded to twice its CPUs (load average 5 here, from another suite
-	# under valgrind) can still hide it, so up to three tries.
-	local burn='awk "BEGIN { for (i = 0; i < 2500000; i++) s += i }"' work try
+	# spread as well, and eight keep more of two CPUs' worth. Each in a
+	# session of its own: with the kernel's autogroup scheduling, a session
+	# is a scheduling group whose weight is the same on one CPU or spread
+	# over two, so that on a machine busy with other sessions (a load
+	# average of 8 to 12 here, from other suites) eight processes in one
+	# session got no more CPU time spread than hot. Still up to three tries.
+	local burn='setsid awk "BEGIN { for (i = 0; i < 2500000; i++) s += i }"' work try
 	work=$(printf '%s & ' "$burn" "$burn" "$burn" "$burn" "$burn" "$burn" "$burn" "$burn")
 	for try in 1 2 3; do
-		run --separate-stderr "$COMPARE" -n 8 -w 1 -p spread -p hot --format json --fail-if-slower 10 -- \
+		run --separate-stderr "$COMPARE" -q -n 8 -w 1 -p spread -p hot --format json --fail-if-slower 10 -- \
 			sh -c "${work}wait"
 		[ "$status" -ne 1 ] || break
 		echo "# try $try of 3: hot not flagged slower (exit status $status)" >&3
@@ -255,25 +416,241 @@ needs_two_cpus() {
 	assert_failure 1
 	[[ "$stderr" == "pinrun-compare: 'hot' is slower than 'spread' by more than 10%: ratio "* ]] ||
 		fail "no gate message: $stderr"
-	python3 -c '
-import json, sys
-doc = json.load(sys.stdin)
+	json_check '
 hot = doc["placements"][1]
 assert hot["placement"] == "hot" and hot["verdict"] == "slower", hot
-assert hot["ratio"] > 1.3 and hot["slower_than_allowed"], hot
-' <<<"$output" || fail "hot not found slower: $output"
+assert hot["ratio"] > 1.3 and hot["slower_than_allowed"], hot' <<<"$output"
+}
+
+# --- progress ---------------------------------------------------------------
+
+@test "compare: progress: one line per round on a pipe, one live line on a terminal, none with -q" {
+	run --separate-stderr "$COMPARE" -n 2 -w 1 -p none -p hot --format csv -- true
+	assert_success
+	[ "${#stderr_lines[@]}" -eq 3 ] || fail "stderr: $stderr"
+	local t='[0-9]+:[0-9]{2}'
+	[[ "${stderr_lines[0]}" =~ ^"pinrun-compare: round 1 of 3 (warm-up), "$t" elapsed, about "$t" left; ratio to none: hot -"$ ]] ||
+		fail "line 1: ${stderr_lines[0]}"
+	[[ "${stderr_lines[1]}" =~ ^"pinrun-compare: round 2 of 3, "$t" elapsed, about "$t" left; ratio to none: hot "[0-9]\.[0-9]{3}$ ]] ||
+		fail "line 2: ${stderr_lines[1]}"
+	[[ "${stderr_lines[2]}" =~ ^"pinrun-compare: round 3 of 3, "$t" elapsed, about 0:00 left; ratio to none: hot "[0-9]\.[0-9]{3}$ ]] ||
+		fail "line 3: ${stderr_lines[2]}"
+	# The running ratio is the median of the rounds' ratios so far.
+	python3 -c "$(cat <<'EOF'
+import csv, statistics, sys
+runs = [r for r in csv.DictReader(sys.stdin) if r["phase"] == "measure"]
+by = {(r["round"], r["placement"]): float(r["figure"]) for r in runs}
+ratios = [by[k, "hot"] / by[k, "none"] for k in ("1", "2")]
+assert "%.3f" % statistics.median(ratios) == sys.argv[1], (ratios, sys.argv[1])
+EOF
+)" "${stderr_lines[2]##* }" <<<"$output" || fail "ratio: $output"
+	# Failures are counted as they come.
+	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none -p hot -- false
+	assert_failure 3
+	[[ "$stderr" =~ ^"pinrun-compare: round 1 of 1, "$t" elapsed, about 0:00 left; ratio to none: hot -; failed: none 1, hot 1"$ ]] ||
+		fail "stderr: $stderr"
+	# On a terminal: one line, rewritten run by run, cleared at the end.
+	command -v script >/dev/null || skip_unless_works "no script(1) (Debian package bsdutils)"
+	run env COLUMNS=300 script -qec "$(printf '%q ' "$COMPARE" -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
+	assert_success
+	[[ "$output" == *$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), none (1 of 2), '*' elapsed; ratio to none: hot -'$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), hot (2 of 2), '* ]] ||
+		fail "no live line: $(printf '%q' "$output")"
+	[[ "$output" == *$'\r\e[Kpinrun-compare: round 3 of 3, hot (2 of 2), '*' left; ratio to none: hot '[0-9].[0-9][0-9][0-9]$'\r\e[K'* ]] ||
+		fail "no last line: $(printf '%q' "$output")"
+	# Never wider than the terminal: a wrapped line would not be rewritten.
+	run env COLUMNS=50 script -qec "$(printf '%q ' "$COMPARE" -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
+	assert_success
+	[[ "$output" == *$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), none (1 o\r'* ]] ||
+		fail "not cut at 49 columns: $(printf '%q' "$output")"
+	run script -qec "$(printf '%q ' "$COMPARE" -q -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
+	assert_success
+	[[ "$output" != *"pinrun-compare: round"* && "$output" != *$'\e'* ]] || fail "progress with -q: $(printf '%q' "$output")"
+}
+
+# --- never losing a run ---------------------------------------------------------
+
+@test "compare: on SIGTERM or SIGINT the run in progress is killed, and every report is of the runs made" {
+	cd "$BATS_TEST_TMPDIR"
+	local sig code pid n got
+	for sig in TERM INT; do
+		code=$((128 + $(kill -l "$sig")))
+		rm -rf "$sig" && mkdir "$sig" && cd "$sig"
+		echo old >report.json
+		"$COMPARE" -n 50 -w 0 -p none -p hot --export-csv runs.csv --export-json report.json \
+			--plot plot.svg -o table.md --format markdown -- sleep 0.317 >stdout 2>stderr &
+		pid=$!
+		wait_lines runs.csv 4
+		# The reports are written at the end only, whole.
+		[ "$(cat report.json)" = old ] || fail "report.json rewritten during the runs"
+		[ ! -e plot.svg ] && [ ! -e table.md ]
+		kill "-$sig" "$pid"
+		got=0
+		wait "$pid" || got=$?
+		[ "$got" -eq "$code" ] || fail "SIG$sig: exit status $got, want $code: $(cat stderr)"
+		n=$(($(wc -l <runs.csv) - 1))
+		run cat stderr
+		assert_line "pinrun-compare: interrupted by SIG$sig after $n of 100 runs: the report is of those"
+		run cat stdout
+		assert_line --index 1 "figure: wall time in seconds (lower is better); 50 runs per placement after 0 warm-up rounds, interleaved; interrupted by SIG$sig after $n of 100 runs"
+		run --separate-stderr "$COMPARE" --from runs.csv --format json
+		assert_success
+		[ "$(jq -c '[.placements[] | [.runs, .failed]]' report.json)" = "$(jq -c '[.placements[] | [.runs, .failed]]' <<<"$output")" ] ||
+			fail "report.json and runs.csv disagree"
+		[ "$(jq -r .interrupted report.json)" = "SIG$sig" ]
+		[ "$(jq '.runs | length' report.json)" -eq "$n" ]
+		grep -q "^### pinrun-compare: \`sleep 0.317\`" table.md
+		grep -q '</svg>' plot.svg
+		# No temporary file is left, and no command.
+		run ls -A
+		assert_output "plot.svg
+report.json
+runs.csv
+stderr
+stdout
+table.md"
+		run pgrep -f '^sleep 0.317$'
+		[ -z "$output" ] || fail "left behind: $output"
+		cd ..
+	done
+}
+
+@test "compare: the record grows run by run: after a SIGKILL, --from analyses what it holds" {
+	mkdir "$BATS_TEST_TMPDIR/k" && cd "$BATS_TEST_TMPDIR/k"
+	# Each run counts the record's lines when it starts: the header and
+	# one line per run before it, so 1, 2, 3...
+	"$COMPARE" -q -n 50 -w 1 -p none -p hot --export-csv runs.csv --export-json r.json -- \
+		sh -c 'wc -l <runs.csv >>seen; sleep 0.219' &
+	local pid=$!
+	wait_lines seen 6
+	kill -KILL "$pid"
+	wait "$pid" || true # it was killed: its status is 137, the point is the file
+	pkill -f '^sleep 0.219$' || true # the run in progress was orphaned
+	run awk '$1 != NR { print NR ": " $1 }' seen
+	assert_output ""
+	# The last run is in the record, or was killed before its end.
+	[ "$(wc -l <runs.csv)" -ge "$(wc -l <seen)" ]
+	run --separate-stderr "$COMPARE" --from runs.csv --format csv
+	assert_success
+	[ "$output" = "$(cat runs.csv)" ] || fail "the record changed on re-reading"
+	run --separate-stderr "$COMPARE" --from runs.csv
+	assert_success
+	assert_line --regexp '^hot +[-0-9,]+ +[0-9]+ +0 +'
+	[ ! -e r.json ] || fail "a report was written"
+	[ -z "$(ls -A | grep -v '^runs.csv$' | grep -v '^seen$')" ] || fail "left: $(ls -A)"
 }
 
 # --- statistics on recorded runs ---------------------------------------------
 
-@test "compare: identical samples: ratio 1, no significant difference" {
+@test "compare: the paired estimate and interval are R's wilcox.test(paired = TRUE, conf.int = TRUE)" {
+	# wilcox-expected.csv is what wilcox.R (R 4.2) says of the records,
+	# made by make-records.py: every pair count from 1 to 12, around the
+	# switch from exact to normal at 50, ties, and rounds with equal
+	# figures. Exact intervals are the same numbers; R finds the ends of
+	# normal ones with uniroot to within 1e-4 on the log scale, and
+	# pinrun-compare exactly. Where R's interval is below 95% (fewer than 6
+	# pairs; R calls 93.75% at 5 pairs 95%), pinrun-compare gives none; where
+	# R refuses (every ratio equal), it gives the point.
+	python3 - "$COMPARE" <<'EOF'
+import csv, json, math, subprocess, sys
+reports = {}
+checked = 0
+for e in csv.DictReader(open("wilcox-expected.csv")):
+    if e["analysis"] != "paired":
+        continue
+    if e["file"] not in reports:
+        out = subprocess.run([sys.argv[1], "--from", e["file"], "--format", "json"],
+                             capture_output=True, text=True).stdout
+        reports[e["file"]] = {p["placement"]: p for p in json.loads(out)["placements"]}
+    p = reports[e["file"]][e["placement"]]
+    what = "%s %s: R %s, pinrun-compare %s" % (e["file"], e["placement"], e, p)
+    assert p["pairs"] == int(e["pairs"]), what
+    if e["ratio"] == "NaN":
+        assert p["method"] == "all equal" and p["ci_low"] == p["ratio"] == p["ci_high"], what
+        continue
+    tol = 1e-8 if e["method"] == "exact" else 1e-4
+    assert abs(math.log(p["ratio"] / float(e["ratio"]))) <= tol, what
+    if float(e["conf_level"]) < 0.95 or int(e["pairs"]) < 6:
+        assert p["ci_low"] is None and p["runs_needed"] == 6, what
+        assert p["verdict"] == "too few runs (need 6)", what
+        continue
+    assert p["method"] == e["method"], what
+    for end in ("ci_low", "ci_high"):
+        assert abs(math.log(p[end] / float(e[end]))) <= tol, what
+    checked += 1
+assert checked == 22, checked
+EOF
+}
+
+@test "compare: a steady 3% that a 2x drift between rounds hides from independent samples is found paired" {
+	# drift.csv: the machine's speed moves up to 2x from round to round,
+	# and hot is 3% slower within every round. R's rank-sum (unpaired)
+	# interval holds 1; the signed-rank (paired) one does not.
+	run awk -F, '$1 == "drift.csv" { print $3, $7, $8, $9 }' wilcox-expected.csv
+	assert_output "paired 1.03000083229214 1.02949172652751 1.03104284599201
+unpaired 1.02984410281552 0.824787157383437 1.28717875578308"
+	run --separate-stderr "$COMPARE" --from drift.csv --fail-if-slower 2
+	assert_failure 1
+	assert_line "hot        1       12       0   1.492  1.032  2.060  0.309  1.030  [1.029, 1.031]  slower"
+	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 2%: ratio 1.030, 95% CI [1.029, 1.031]" ]
+	run --separate-stderr "$COMPARE" --from drift.csv --fail-if-slower 3
+	assert_success
+}
+
+@test "compare: the Walsh averages are selected, never listed: the same as sorting them, in bounded memory" {
+	# Against brute force, on random log ratios with and without ties.
+	python3 - "$COMPARE" <<'EOF'
+import importlib.machinery, importlib.util, random, sys
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/
+loader = importlib.machinery.SourceFileLoader("pinrun_compare", sys.argv[1])
+spec = importlib.util.spec_from_loader("pinrun_compare", loader)
+pc = importlib.util.module_from_spec(spec)
+loader.exec_module(pc)
+rng = random.Random(7)
+for trial in range(120):
+    n = rng.randint(1, 70)
+    if trial % 2:
+        xs = sorted(rng.gauss(0, 0.05) for _ in range(n))
+    else:
+        xs = sorted(rng.choice([-0.02, -0.01, 0.0, 0.01, 0.03]) for _ in range(n))
+    walsh = sorted((xs[i] + xs[j]) / 2 for i in range(n) for j in range(i, n))
+    ks = range(1, len(walsh) + 1) if n <= 20 else rng.sample(range(1, len(walsh) + 1), 40)
+    for k in ks:
+        assert pc.walsh(xs, k) == walsh[k - 1], (xs, k)
+    # The estimate: their median, zeros left out (as R's).
+    nz = [x for x in xs if x != 0]
+    walsh = sorted((nz[i] + nz[j]) / 2 for i in range(len(nz)) for j in range(i, len(nz)))
+    m = len(walsh)
+    e = pc.signed_rank(xs)
+    if e.method != "all equal" and m:
+        assert e.center == (walsh[m // 2] if m % 2 else (walsh[m // 2 - 1] + walsh[m // 2]) / 2), xs
+EOF
+	# 20000 rounds: a pairwise list would be 2e8 numbers (1.6 GB).
+	[ -x /usr/bin/time ] || skip_unless_works "peak RSS needs GNU time (Debian package time)"
+	local big=$BATS_TEST_TMPDIR/big.csv
+	awk 'BEGIN {
+		print "round,phase,placement,status,figure,better"
+		srand(3)
+		for (r = 1; r <= 20000; r++) {
+			d = 1 + rand()
+			printf "%d,measure,none,ok,%.6f,lower\n", r, d * (1 + rand() / 50)
+			printf "%d,measure,hot,ok,%.6f,lower\n", r, 1.01 * d * (1 + rand() / 50)
+		}
+	}' >"$big"
+	run --separate-stderr /usr/bin/time -f '%M' "$COMPARE" --from "$big"
+	assert_success
+	assert_line --regexp '^hot +20000 +0 +.* 1\.010 +\[1\.010, 1\.010\] +slower$'
+	[ "${stderr_lines[-1]}" -lt 60000 ] || fail "peak RSS ${stderr_lines[-1]} KiB"
+}
+
+@test "compare: identical runs: ratio 1, the interval a point, no significant difference" {
 	run --separate-stderr "$COMPARE" --from identical.csv
 	assert_success
 	assert_output "figure: the recorded figure (lower is better); runs recorded in identical.csv
-placement  runs  failed  median    min    max    MAD  ratio  95% CI          verdict
-none          8       0   1.000  0.970  1.030  0.015  1.000  -               baseline
-hot           8       0   1.000  0.970  1.030  0.015  1.000  [0.980, 1.020]  no significant difference
-ratio: Hodges-Lehmann estimate of placement / baseline (none); CI: Mann-Whitney, 95%"
+machine: Made-up CPU, 2 CPUs, Linux 6.1.0
+placement  CPUs  runs  failed  median    min    max    MAD  ratio  95% CI          verdict
+none       0-1      8       0   1.004  0.972  1.023  0.013  1.000  -               baseline
+hot        1        8       0   1.004  0.972  1.023  0.013  1.000  [1.000, 1.000]  no significant difference
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
 	[ -z "$stderr" ]
 }
 
@@ -281,68 +658,64 @@ ratio: Hodges-Lehmann estimate of placement / baseline (none); CI: Mann-Whitney,
 	run --separate-stderr "$COMPARE" --from shift.csv
 	assert_success
 	assert_output "figure: the recorded figure (lower is better); runs recorded in shift.csv
-placement  runs  failed  median    min    max    MAD  ratio  95% CI          verdict
-none          8       0   1.000  0.970  1.030  0.015  1.000  -               baseline
-hot           8       0   2.000  1.940  2.060  0.030  2.000  [1.960, 2.041]  slower
-spread        8       0   0.500  0.485  0.515  0.008  0.500  [0.490, 0.510]  faster
-ratio: Hodges-Lehmann estimate of placement / baseline (none); CI: Mann-Whitney, 95%"
+machine: Made-up CPU, 2 CPUs, Linux 6.1.0
+placement  CPUs  runs  failed  median    min    max    MAD  ratio  95% CI          verdict
+none       0-1      8       0   0.999  0.979  1.026  0.019  1.000  -               baseline
+hot        1        8       0   2.026  1.952  2.059  0.027  2.013  [1.944, 2.091]  slower
+spread     0-1      8       0   0.506  0.487  0.514  0.006  0.502  [0.491, 0.510]  faster
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
 }
 
 @test "compare: overlapping noisy samples: no significant difference" {
 	run --separate-stderr "$COMPARE" --from noisy.csv
 	assert_success
-	assert_line "hot          10       0   10.35  9.00  12.30  0.80  1.015  [0.910, 1.122]  no significant difference"
+	assert_line "hot        1       10       0   10.41  9.02  11.46  0.66  1.061  [0.954, 1.170]  no significant difference"
 }
 
-@test "compare: the interval is that of R's wilcox.test(conf.int = TRUE)" {
-	# Sizes 8 and 8: qwilcox(0.025, 8, 8) = 14, so the interval runs from
-	# the 14th smallest of the 64 ratios hot/none to the 14th largest.
-	want=$(awk -F, '$3 == "measure" { v[$4] = v[$4] " " $11 }
-		END {
-			n = split(v["hot"], h, " "); split(v["none"], b, " ")
-			for (i = 1; i <= n; i++) for (j = 1; j <= n; j++) print h[i] / b[j]
-		}' shift.csv | sort -g | sed -n '14p;51p' | xargs printf '%.3f %.3f')
-	[ "$want" = "1.960 2.041" ]
-	run "$COMPARE" --from shift.csv --format json
-	assert_line --partial '"placement": "hot", "pinrun": ["--hot"], "runs": 8, "failed": 0, "median": 2.0, "min": 1.94, "max": 2.06, "mad": 0.03, "ratio": 2.0, "ci_low": 1.96, "ci_high": 2.04081633, "verdict": "slower"'
-}
-
-@test "compare: too few runs for 95% confidence gives no verdict" {
+@test "compare: too few runs for 95% confidence: no interval, and how many would do" {
 	run --separate-stderr "$COMPARE" --from few.csv
 	assert_success
-	assert_line "hot           3       0   2.000  1.900  2.100  0.100  2.000  -       too few runs"
+	assert_line "hot        1        3       0   1.963  1.916  1.993  0.030  2.005  -       too few runs (need 6)"
+	assert_line "hot: 3 paired runs reach at most 75% confidence; 6 would reach 95%"
+	run --separate-stderr "$COMPARE" --from few.csv --format markdown
+	assert_line "| \`hot\` | \`1\` | 3 | 0 | 1.963 | 1.916 | 1.993 | 0.030 | 2.005 | - | too few runs (need 6) |"
+	assert_line "- \`hot\`: 3 paired runs reach at most 75% confidence; 6 would reach 95%"
 }
 
-@test "compare: failed runs in the record are counted and listed" {
+@test "compare: failed runs in the record are counted, listed, and left out of the pairs" {
+	run --separate-stderr "$COMPARE" --from failed.csv --format json
+	assert_failure 3
+	json_check 'assert [(p["runs"], p["failed"], p["pairs"]) for p in doc["placements"]] == [(7, 1, None), (7, 1, 6)]' <<<"$output"
 	run --separate-stderr "$COMPARE" --from failed.csv
 	assert_failure 3
-	assert_line "none          7       1   1.000  0.970  1.030  0.020  1.000  -               baseline"
-	assert_line "hot           7       1   2.000  1.940  2.060  0.020  2.000  [1.942, 2.060]  slower"
-	assert_line "failed: hot, run 6: SIGSEGV"
-	assert_line "failed: none, run 9: killed after the 5 s timeout"
+	assert_line "none       0-1      7       1   1.010  0.971  1.029  0.017  1.000  -               baseline"
+	assert_line "hot        1        7       1   2.021  1.951  2.041  0.020  2.001  [1.896, 2.035]  slower"
+	assert_line "failed: none, run 5: killed after the 5 s timeout"
+	assert_line "failed: hot, run 4: SIGSEGV"
 }
 
 @test "compare: a rate (higher is better): half the rate is slower" {
 	run --separate-stderr "$COMPARE" --from rate.csv
 	assert_success
 	assert_output "figure: the recorded figure (higher is better); runs recorded in rate.csv
-placement        runs  failed  median   min    max  MAD  ratio  95% CI          verdict
-none                6       0   100.5  98.0  103.0  1.5  1.000  -               baseline
-hot                 6       0    50.2  48.0   52.0  0.8  0.500  [0.485, 0.515]  slower
-spread --follow     6       0   101.0  98.5  104.0  1.8  1.005  [0.976, 1.035]  no significant difference
-ratio: Hodges-Lehmann estimate of placement / baseline (none); CI: Mann-Whitney, 95%"
+machine: Made-up CPU, 2 CPUs, Linux 6.1.0
+placement        CPUs  runs  failed  median   min    max  MAD  ratio  95% CI          verdict
+none             0-1      6       0   100.6  97.6  102.3  1.2  1.000  -               baseline
+hot              1        6       0    49.4  48.4   51.5  0.8  0.495  [0.486, 0.504]  slower
+spread --follow  0-1      6       0   100.0  97.4  101.7  1.6  0.992  [0.963, 1.042]  no significant difference
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
 }
 
 @test "compare: --baseline and -p choose the baseline and the order" {
 	run --separate-stderr "$COMPARE" --from shift.csv -b hot -p spread -p none -p hot
 	assert_success
-	assert_line --index 2 "spread        8       0   0.500  0.485  0.515  0.008  0.250  [0.245, 0.255]  faster"
-	assert_line --index 3 "none          8       0   1.000  0.970  1.030  0.015  0.500  [0.490, 0.510]  faster"
-	assert_line --index 4 "hot           8       0   2.000  1.940  2.060  0.030  1.000  -               baseline"
+	assert_line --index 3 "spread     0-1      8       0   0.506  0.487  0.514  0.006  0.249  [0.241, 0.256]  faster"
+	assert_line --index 4 "none       0-1      8       0   0.999  0.979  1.026  0.019  0.497  [0.478, 0.514]  faster"
+	assert_line --index 5 "hot        1        8       0   2.026  1.952  2.059  0.027  1.000  -               baseline"
 }
 
 @test "compare: the tables of docs/results.md are those of the recorded runs" {
-	local doc=$BATS_TEST_DIRNAME/../docs/results.md f want got
+	local doc=$REPO/docs/results.md f want got
 	for f in results-configure.csv results-forkloop.csv results-forkloop-helper-on-slot.csv results-http-prefork.csv results-http-fork.csv; do
 		run --separate-stderr "$COMPARE" --from "$f" --format markdown
 		assert_success
@@ -354,6 +727,9 @@ $want
 and the runs give
 $got"
 	done
+	# The page stands on its own: nothing outside the repository.
+	run grep -n 'shared/\|\.\./seeds' "$doc"
+	assert_failure 1
 }
 
 # --- formats ----------------------------------------------------------------
@@ -365,72 +741,128 @@ $got"
 
 Figure: the recorded figure (lower is better); runs recorded in shift.csv.
 
-| placement | runs | failed | median | min | max | MAD | ratio | 95% CI | verdict |
-|---|--:|--:|--:|--:|--:|--:|--:|:-:|---|
-| \`none\` | 8 | 0 | 1.000 | 0.970 | 1.030 | 0.015 | 1.000 | - | baseline |
-| \`hot\` | 8 | 0 | 2.000 | 1.940 | 2.060 | 0.030 | 2.000 | [1.960, 2.041] | **slower** |
-| \`spread\` | 8 | 0 | 0.500 | 0.485 | 0.515 | 0.008 | 0.500 | [0.490, 0.510] | **faster** |
+Machine: Made-up CPU, 2 CPUs, Linux 6.1.0.
 
-Ratio: the Hodges–Lehmann estimate of placement / baseline (\`none\`), with the 95% confidence interval of the Mann–Whitney test."
+| placement | CPUs | runs | failed | median | min | max | MAD | ratio | 95% CI | verdict |
+|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|---|
+| \`none\` | \`0-1\` | 8 | 0 | 0.999 | 0.979 | 1.026 | 0.019 | 1.000 | - | baseline |
+| \`hot\` | \`1\` | 8 | 0 | 2.026 | 1.952 | 2.059 | 0.027 | 2.013 | [1.944, 2.091] | **slower** |
+| \`spread\` | \`0-1\` | 8 | 0 | 0.506 | 0.487 | 0.514 | 0.006 | 0.502 | [0.491, 0.510] | **faster** |
+
+Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baseline (\`none\`), with the 95% confidence interval of the Wilcoxon signed-rank test."
 }
 
-@test "compare: markdown of a live run names the command, the machine and failures" {
-	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none --format markdown -- sh -c 'exit 1'
+@test "compare: markdown of a live run names the command, the machine, the CPUs, failures and the plot" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir md plots
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --prepare 'true' --plot plots/p.svg \
+		--export-markdown md/r.md --format markdown -- sh -c 'exit 1'
 	assert_failure 3
 	assert_line --index 0 "### pinrun-compare: \`sh -c 'exit 1'\`"
 	# (bats' lines leave out the empty ones)
-	assert_line --index 1 "Figure: wall time in seconds (lower is better); 1 run per placement after 0 warm-up rounds, interleaved; $(getconf _NPROCESSORS_ONLN) CPUs, Linux $(uname -r)."
+	assert_line --index 1 "Figure: wall time in seconds (lower is better); 1 run per placement after 0 warm-up rounds, interleaved."
+	assert_line --index 2 --regexp "^Machine: .*, $(getconf _NPROCESSORS_ONLN) CPUs.*, Linux $(uname -r)\.$"
+	assert_line --index 3 "Prepare: \`true\`."
+	assert_line --regexp "^\| \`none\` \| \`$ALLOWED\` \| 0 \| 1 \| "
 	assert_line "- failed: none, run 1: exit 1"
+	assert_line "Plot: [p.svg](plots/p.svg)"
+	# In a file, the link is relative to the file.
+	run grep -c '^Plot: \[p.svg\](../plots/p.svg)$' md/r.md
+	assert_output 1
 }
 
 @test "compare: --format csv carries every run and reads back unchanged" {
-	for f in identical shift noisy failed rate few; do
+	for f in identical shift noisy failed rate few drift ties large sizes; do
 		run --separate-stderr "$COMPARE" --from "$f.csv" --format csv
 		[ "$output" = "$(cat "$f.csv")" ] || fail "$f.csv changed: $output"
 	done
+	# --export-csv from --from writes the same.
+	run --separate-stderr "$COMPARE" --from shift.csv --export-csv "$BATS_TEST_TMPDIR/copy.csv"
+	assert_success
+	cmp shift.csv "$BATS_TEST_TMPDIR/copy.csv"
 }
 
 @test "compare: --format json carries the summary and every run" {
 	run --separate-stderr "$COMPARE" --from shift.csv --format json --fail-if-slower 10
 	assert_failure 1
-	python3 -c '
-import json, sys
-doc = json.load(sys.stdin)
-assert sorted(doc) == sorted(["command", "metric", "better", "from", "host",
-    "runs_per_placement", "warmup_rounds", "order", "baseline", "confidence",
-    "fail_if_slower_pct", "placements", "runs"]), sorted(doc)
+	json_check '
+assert list(doc) == ["command", "metric", "prepare", "cleanup", "better", "from",
+    "host", "runs_per_placement", "warmup_rounds", "order", "analysis", "baseline",
+    "confidence", "fail_if_slower_pct", "interrupted", "stopped", "plot",
+    "placements", "runs"], list(doc)
 assert doc["baseline"] == "none" and doc["better"] == "lower"
+assert doc["host"] == "Made-up CPU, 2 CPUs, Linux 6.1.0"
+assert doc["analysis"] == "paired by round" and doc["interrupted"] is None
 assert doc["runs_per_placement"] == 8 and doc["warmup_rounds"] == 1
 assert doc["confidence"] == 0.95 and doc["fail_if_slower_pct"] == 10
-assert [p["verdict"] for p in doc["placements"]] == ["baseline", "slower", "faster"]
-assert [p["slower_than_allowed"] for p in doc["placements"]] == [False, True, False]
-assert [p["pinrun"] for p in doc["placements"]] == [None, ["--hot"], ["--spread"]]
+p = doc["placements"]
+assert [x["verdict"] for x in p] == ["baseline", "slower", "faster"]
+assert [x["slower_than_allowed"] for x in p] == [False, True, False]
+assert [x["pinrun"] for x in p] == [None, ["--hot"], ["--spread"]]
+assert [x["cpus"] for x in p] == ["0-1", "1", "0-1"]
+assert p[1] == {"placement": "hot", "pinrun": ["--hot"], "cpus": "1", "runs": 8,
+    "failed": 0, "median": 2.025992, "min": 1.951605, "max": 2.059216,
+    "mad": 0.0273145, "pairs": 8, "ratio": 2.01293965, "ci_low": 1.94396086,
+    "ci_high": 2.09134744, "method": "exact", "verdict": "slower",
+    "runs_needed": None, "slower_than_allowed": True, "cannot_decide": False}, p[1]
 assert len(doc["runs"]) == 27
 assert [r["phase"] for r in doc["runs"][:4]] == ["warmup"] * 3 + ["measure"]
-assert set(doc["runs"][0]) == {"seq", "round", "phase", "placement", "status",
-    "exit", "wall_s", "user_s", "sys_s", "maxrss_kb", "figure", "note"}
-' <<<"$output" || fail "bad JSON: $output"
+assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
+    "exit", "wall_s", "user_s", "sys_s", "maxrss_kb", "figure", "note"]' <<<"$output"
 }
 
 @test "compare: --output writes the format to a file and the table to stdout" {
 	out=$BATS_TEST_TMPDIR/runs.csv
-	run --separate-stderr "$COMPARE" -n 2 -w 0 -p none --format csv -o "$out" -- true
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none --format csv -o "$out" -- true
 	assert_success
 	assert_line --index 0 "pinrun-compare: true"
-	assert_line --index 2 --regexp "^placement +runs +failed +median +min +max +MAD +ratio +95% CI +verdict$"
+	assert_line --index 3 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +ratio +95% CI +verdict$"
 	run "$COMPARE" --from "$out" --format csv
 	assert_success
 	[ "$output" = "$(cat "$out")" ]
 	[ "${#lines[@]}" -eq 3 ]
 }
 
+@test "compare: CSV, JSON and markdown from one run, each placement's CPUs in every one" {
+	needs_two_cpus
+	command -v jq >/dev/null || skip_unless_works "no jq"
+	cd "$BATS_TEST_TMPDIR"
+	local chip spread
+	chip=$("$PINRUN" --same-chip --dry-run)
+	spread=$("$PINRUN" --spread --dry-run)
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none -p same-chip -p spread -p "cpus $SECOND" \
+		--export-csv r.csv --export-json r.json --export-markdown r.md -- true
+	assert_success
+	assert_line --regexp "^none +$ALLOWED +1 +0 "
+	assert_line --regexp "^same-chip +$chip +1 +0 "
+	assert_line --regexp "^spread +$spread +1 +0 "
+	assert_line --regexp "^cpus $SECOND +$SECOND +1 +0 "
+	run jq -r '.placements[] | "\(.placement)=\(.cpus)"' r.json
+	assert_output "none=$ALLOWED
+same-chip=$chip
+spread=$spread
+cpus $SECOND=$SECOND"
+	run cut -d, -f4,5 r.csv
+	assert_output "placement,cpus
+none,$ALLOWED
+same-chip,$chip
+spread,$spread
+cpus $SECOND,$SECOND"
+	run grep -c "^| \`same-chip\` | \`$chip\` | 1 | 0 |" r.md
+	assert_output 1
+	# The exports agree with each other and with stdout.
+	[ "$(jq '.runs | length' r.json)" -eq 4 ]
+	run "$COMPARE" --from r.csv --format json
+	[ "$(jq -c '[.placements[] | .runs, .cpus]' r.json)" = "$(jq -c '[.placements[] | .runs, .cpus]' <<<"$output")" ]
+}
+
 # --- the gate ---------------------------------------------------------------
 
 @test "compare: --fail-if-slower exits 1 only beyond the percentage" {
-	run --separate-stderr "$COMPARE" --from shift.csv --fail-if-slower 50
+	run --separate-stderr "$COMPARE" --from shift.csv --fail-if-slower 90
 	assert_failure 1
-	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 50%: ratio 2.000, 95% CI [1.960, 2.041]" ]
-	run --separate-stderr "$COMPARE" --from shift.csv --fail-if-slower 96
+	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 90%: ratio 2.013, 95% CI [1.944, 2.091]" ]
+	run --separate-stderr "$COMPARE" --from shift.csv --fail-if-slower 95
 	assert_success
 	[ -z "$stderr" ]
 	run --separate-stderr "$COMPARE" --from identical.csv --fail-if-slower 0
@@ -440,19 +872,40 @@ assert set(doc["runs"][0]) == {"seq", "round", "phase", "placement", "status",
 	# A rate: slower by more than 40% is less than 0.6 times the rate.
 	run --separate-stderr "$COMPARE" --from rate.csv --fail-if-slower 40
 	assert_failure 1
-	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 40%: ratio 0.500, 95% CI [0.485, 0.515]" ]
-	run --separate-stderr "$COMPARE" --from rate.csv --fail-if-slower 49
+	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 40%: ratio 0.495, 95% CI [0.486, 0.504]" ]
+	run --separate-stderr "$COMPARE" --from rate.csv --fail-if-slower 50
 	assert_success
 	# Against hot, the others are faster: nothing to fail.
 	run --separate-stderr "$COMPARE" --from shift.csv --baseline hot --fail-if-slower 0
 	assert_success
 }
 
+@test "compare: --fail-if-slower cannot decide with too few runs: exit 4, never a pass" {
+	run --separate-stderr "$COMPARE" --from few.csv --fail-if-slower 10
+	assert_failure 4
+	[ "$stderr" = "pinrun-compare: cannot decide whether 'hot' is slower than 'none' by more than 10%: 3 paired runs reach at most 75% confidence; 6 would reach 95%" ]
+	run --separate-stderr "$COMPARE" --from few.csv --format json --fail-if-slower 10
+	assert_failure 4
+	json_check 'assert [(p["cannot_decide"], p["runs_needed"]) for p in doc["placements"]] == [(False, None), (True, 6)]' <<<"$output"
+	# A live -n 4, which used to report [min, max] and so could never fail.
+	run --separate-stderr "$COMPARE" -q -n 4 -w 0 -p none -p hot --fail-if-slower 10 --format markdown -- true
+	assert_failure 4
+	[ "$stderr" = "pinrun-compare: cannot decide whether 'hot' is slower than 'none' by more than 10%: 4 paired runs reach at most 87.5% confidence; 6 would reach 95%" ]
+	assert_line --regexp '^\| `hot` \| `[-0-9,]+` \| 4 \| 0 \| .* \| - \| too few runs \(need 6\) \|$'
+	assert_line "- **cannot decide**: cannot decide whether 'hot' is slower than 'none' by more than 10%: 4 paired runs reach at most 87.5% confidence; 6 would reach 95%"
+	# A placement found slower outranks it: 1.
+	run --separate-stderr "$COMPARE" --from sizes.csv -p none -p n7 -p n3 --fail-if-slower 0
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pinrun-compare: 'n7' is slower than 'none' by more than 0%: ratio 1.035, 95% CI [1.001, 1.071]" ]
+	[ "${stderr_lines[1]}" = "pinrun-compare: cannot decide whether 'n3' is slower than 'none' by more than 0%: 3 paired runs reach at most 75% confidence; 6 would reach 95%" ]
+}
+
 # --- the plot ---------------------------------------------------------------
 
-# Count the pixels near each colour given (RRGGBB, each channel within 40:
-# anti-aliasing) in a PNG, decoded here.
-count_pixels() {
+# Decode a PNG, here, and answer: "count RRGGBB..." the pixels near each
+# colour (each channel within 40: anti-aliasing), or "edges RRGGBB N" the
+# pixels within N of the border that are not near that colour.
+png() {
 	python3 - "$@" <<'EOF'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
@@ -484,52 +937,371 @@ for y in range(h):
             line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
     rows.append(line)
     prev = line
-want = [bytes.fromhex(c) for c in sys.argv[2:]]
-counts = [0] * len(want)
-for line in rows:
-    for i in range(0, stride, bpp):
-        for k, c in enumerate(want):
-            if all(abs(line[i + j] - c[j]) <= 40 for j in range(3)):
-                counts[k] += 1
-print(w, h, *counts)
+def near(line, x, c):
+    return all(abs(line[x * bpp + j] - c[j]) <= 40 for j in range(3))
+if sys.argv[2] == "count":
+    want = [bytes.fromhex(c) for c in sys.argv[3:]]
+    counts = [sum(near(line, x, c) for line in rows for x in range(w)) for c in want]
+    print(w, h, *counts)
+else:
+    bg, n = bytes.fromhex(sys.argv[3]), int(sys.argv[4])
+    print(sum(not near(rows[y], x, bg) for y in range(h) for x in range(w)
+              if x < n or y < n or x >= w - n or y >= h - n))
 EOF
 }
 
-@test "compare: --plot writes a self-contained SVG that renders" {
+@test "compare: --plot writes a self-contained SVG in two panels that renders" {
 	command -v rsvg-convert >/dev/null || skip_unless_works "no rsvg-convert (Debian package librsvg2-bin)"
 	svg=$BATS_TEST_TMPDIR/plot.svg
 	run --separate-stderr "$COMPARE" --from shift.csv --plot "$svg"
 	assert_success
-	# Nothing to fetch: no links, scripts, styles or images.
-	run grep -c -E 'href|url\(|<script|<style|<image|@import' "$svg"
+	assert_line "plot: $svg"
+	# Nothing to fetch: no links, scripts, images or imports.
+	run grep -c -E 'href|url\(|<script|<image|@import|<foreignObject' "$svg"
 	assert_output 0
 	run grep -o 'http[^"]*' "$svg"
 	assert_output "http://www.w3.org/2000/svg"
-	# One dot per measured run, and the labels.
+	# A dot per measured run in the strip plot, and again by round; a line
+	# per placement through its 8 rounds.
 	run grep -c '<circle ' "$svg"
-	assert_output 24
-	run grep -c -E '>(none|hot|spread|baseline median|2.000 \[1.960, 2.041\] slower|0.500 \[0.490, 0.510\] faster)<' "$svg"
-	assert_output 6
+	assert_output 48
+	run grep -c '<polyline ' "$svg"
+	assert_output 3
+	[ "$(grep -o '<polyline [^>]*points="[^"]*"' "$svg" | head -n 1 | sed 's/.*points="//; s/"//' | wc -w)" -eq 8 ]
+	run grep -c -E '>(none  \[CPUs 0-1\]|hot  \[CPUs 1\]|spread  \[CPUs 0-1\]|baseline median|2.013 \[1.944, 2.091\] slower|0.502 \[0.491, 0.510\] faster|by round, in the order run: .*)<' "$svg"
+	assert_output 7
 	rsvg-convert -o "$BATS_TEST_TMPDIR/plot.png" "$svg"
-	# Size; then the baseline's dashed red line, the dark blue dots and
-	# the white background are all drawn (the dots are 75% opaque).
-	run count_pixels "$BATS_TEST_TMPDIR/plot.png" d62728 467cb5 ffffff
+	# The baseline's dashed red line, the dots and the white background.
+	run png "$BATS_TEST_TMPDIR/plot.png" count cf222e 0969da ffffff
 	assert_success
 	read -r w h red blue white <<<"$output"
-	[ "$w" -eq 980 ] && [ "$h" -eq 250 ] || fail "size $w x $h"
+	[ "$w" -eq 899 ] && [ "$h" -eq 550 ] || fail "size $w x $h"
 	[ "$red" -gt 150 ] || fail "baseline line: $red red pixels"
-	[ "$blue" -gt 300 ] || fail "dots: $blue blue pixels"
+	[ "$blue" -gt 300 ] || fail "dots and line: $blue blue pixels"
 	[ "$white" -gt $((w * h / 2)) ] || fail "background: $white white pixels"
+}
+
+@test "compare: --plot: quartile boxes only from 8 runs" {
+	run --separate-stderr "$COMPARE" --from shift.csv --plot "$BATS_TEST_TMPDIR/8.svg"
+	run grep -c 'class="box"' "$BATS_TEST_TMPDIR/8.svg"
+	assert_output 3
+	run --separate-stderr "$COMPARE" --from rate.csv --plot "$BATS_TEST_TMPDIR/6.svg"
+	run grep -c 'class="box"' "$BATS_TEST_TMPDIR/6.svg"
+	assert_output 0
+}
+
+@test "compare: --plot: no label is clipped, however long" {
+	command -v rsvg-convert >/dev/null || skip_unless_works "no rsvg-convert (Debian package librsvg2-bin)"
+	cd "$BATS_TEST_TMPDIR"
+	# Longer than the plot is wide: cut at the right edge if it were
+	# given a fixed column, at the left if right-aligned in one.
+	local long="cpus 0 --all --no-cache --follow=strict --threads --wait-all"
+	long+=" --report /var/tmp/a-rather-long-path/to/where/the/report/of/every/process/goes.json"
+	sed "s|,hot,1,|,$long,0,|" "$FIX/shift.csv" >long.csv
+	run --separate-stderr "$COMPARE" --from long.csv --plot long.svg --baseline "$long" --fail-if-slower 0
+	assert_success
+	grep -q ">$long  \[CPUs 0\]<" long.svg
+	rsvg-convert -z 0.5 -o long.png long.svg
+	# Nothing but background within 2 pixels of the edges.
+	run png long.png edges ffffff 2
+	assert_output 0
+	# A long command, in a live run, wraps in the title.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --plot cmd.svg -- \
+		true "$(printf 'word%.0s ' {1..60})" "$(printf 'x%.0s' {1..150})"
+	assert_success
+	[ "$(grep -c 'font-weight="bold"' cmd.svg)" -ge 3 ] || fail "the title did not wrap"
+	rsvg-convert -z 0.5 -o cmd.png cmd.svg
+	run png cmd.png edges ffffff 2
+	assert_output 0
+}
+
+@test "compare: --plot: readable on light and dark backgrounds" {
+	command -v rsvg-convert >/dev/null || skip_unless_works "no rsvg-convert (Debian package librsvg2-bin)"
+	cd "$BATS_TEST_TMPDIR"
+	"$COMPARE" --from "$FIX/shift.csv" --plot p.svg >/dev/null
+	# Contrast (WCAG 2) of the text and of the marks against the
+	# background, in the light colours and in the dark ones.
+	python3 - p.svg <<'EOF'
+import re, sys
+svg = open(sys.argv[1]).read()
+css = re.search(r"<style>(.*)</style>", svg).group(1)
+light, dark = css.split("@media (prefers-color-scheme: dark){")
+def colours(rules):
+    return dict(re.findall(r"\.([a-z0-9]+)\{(?:fill|stroke):(#[0-9a-f]{6})", rules))
+def luminance(c):
+    v = [int(c[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    v = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+for rules in (light, dark):
+    c = colours(rules)
+    for text in ("fg", "muted", "faster", "slower"):
+        assert contrast(c[text], c["bg"]) >= 4.5, (text, c)
+        assert contrast(c[text], c["band"]) >= 4.5, (text, c)
+    for mark in ["base", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"]:
+        assert contrast(c[mark], c["bg"]) >= 3, (mark, c)
+    assert contrast(c["fg"], c["box"]) >= 4.5, c
+assert luminance(colours(light)["bg"]) > 0.9 and luminance(colours(dark)["bg"]) < 0.02
+EOF
+	# Rendered dark: the dark rules outside their @media, after the light.
+	sed 's/@media (prefers-color-scheme: dark){\(.*\)}<\/style>/\1<\/style>/' p.svg >dark.svg
+	! cmp -s p.svg dark.svg || fail "no dark rules"
+	rsvg-convert -o dark.png dark.svg
+	run png dark.png count 0d1117 e6edf3
+	read -r w h bg text <<<"$output"
+	[ "$bg" -gt $((w * h / 2)) ] || fail "dark background: $bg pixels"
+	[ "$text" -gt 500 ] || fail "light text: $text pixels"
 }
 
 @test "compare: --plot of a live run with a failed placement" {
 	needs_two_cpus
 	command -v rsvg-convert >/dev/null || skip_unless_works "no rsvg-convert (Debian package librsvg2-bin)"
 	svg=$BATS_TEST_TMPDIR/live.svg
-	run --separate-stderr "$COMPARE" -n 2 -w 0 -p none -p hot --plot "$svg" -- sh -c '[ "$(nproc)" -gt 1 ]'
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p hot --plot "$svg" -- sh -c '[ "$(nproc)" -gt 1 ]'
 	assert_failure 3
-	run grep -c '>hot (2 failed)<' "$svg"
+	run grep -c ">hot  \[CPUs [0-9]*\] (2 failed)<" "$svg"
 	assert_output 1
 	run rsvg-convert -o "$BATS_TEST_TMPDIR/live.png" "$svg"
 	assert_success
+}
+
+# --- bash completion ----------------------------------------------------------
+
+# Complete in a real bash, without bash-completion: complete_line LINE
+# CWORD WORD... (COMP_LINE, the cursor at its end, and COMP_WORDS as bash
+# splits them); prints COMPREPLY, one a line.
+complete_line() {
+	bash --norc --noprofile -c '
+		source "$1" || exit 9
+		COMP_LINE=$2
+		COMP_POINT=${#2}
+		COMP_CWORD=$3
+		shift 3
+		COMP_WORDS=("$@")
+		_pinrun_compare
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$REPO/completion/pinrun-compare.bash" "$@"
+}
+
+@test "compare: bash completion: options, their values, the baseline, files and the command" {
+	run bash --norc --noprofile -c 'source "$1"; complete -p pinrun-compare' _ "$REPO/completion/pinrun-compare.bash"
+	assert_success
+	assert_output "complete -F _pinrun_compare pinrun-compare"
+	run complete_line "pinrun-compare --exp" 1 pinrun-compare --exp
+	assert_output "--export-csv
+--export-json
+--export-markdown"
+	run complete_line "pinrun-compare -n 3 --q" 3 pinrun-compare -n 3 --q
+	assert_output "--quiet"
+	run complete_line "pinrun-compare --format " 2 pinrun-compare --format ""
+	assert_output "table
+markdown
+csv
+json"
+	# --format=m: bash splits at '=', unless COMP_WORDBREAKS lacks it.
+	run complete_line "pinrun-compare --format=m" 3 pinrun-compare --format = m
+	assert_output "markdown"
+	run complete_line "pinrun-compare --format=" 2 pinrun-compare --format =
+	assert_output "table
+markdown
+csv
+json"
+	run complete_line "pinrun-compare --format=m" 1 pinrun-compare --format=m
+	assert_output "--format=markdown"
+	run complete_line "pinrun-compare --format=csv -q" 4 pinrun-compare --format = csv -q
+	assert_output "-q"
+	run complete_line "pinrun-compare -p s" 2 pinrun-compare -p s
+	assert_output "same-chip
+same-numa
+same-cache
+spread"
+	# The baseline is one of the placements given, quoted as needed, or
+	# of the default ones.
+	run complete_line "pinrun-compare -p none -p 'spread --follow' -b " 6 pinrun-compare -p none -p "'spread --follow'" -b ""
+	assert_output "none
+'spread --follow'"
+	run complete_line "pinrun-compare --baseline s" 2 pinrun-compare --baseline s
+	assert_output "same-chip
+spread"
+	run complete_line "pinrun-compare --placement=hot -pnone -b " 6 pinrun-compare --placement = hot -pnone -b ""
+	assert_output "hot
+none"
+	# --from takes a CSV file (or a directory on the way).
+	cd "$BATS_TEST_TMPDIR"
+	mkdir -p sub && touch runs.csv notes.txt
+	run complete_line "pinrun-compare --from " 2 pinrun-compare --from ""
+	assert_output "sub
+runs.csv"
+	# Numbers get nothing; the command is a command, after -- too.
+	run complete_line "pinrun-compare -n " 2 pinrun-compare -n ""
+	assert_output ""
+	run complete_line "pinrun-compare -n 3 tru" 3 pinrun-compare -n 3 tru
+	assert_line "true"
+	run complete_line "pinrun-compare -q -- -" 3 pinrun-compare -q -- -
+	assert_output ""
+	run complete_line "pinrun-compare --prepare mak" 2 pinrun-compare --prepare mak
+	assert_line "make"
+}
+
+# --- the examples -------------------------------------------------------------
+
+# Run the examples of a man page's EXAMPLES (each .EX block a script, the
+# "$ " prompts removed, roff escapes undone) in the current directory.
+man_examples() {
+	awk '/^\.SH EXAMPLES/ { on = 1 } on && /^\.EE/ { print "#--"; ex = 0 }
+		ex { print } on && /^\.EX/ { ex = 1 }' "$1" |
+		sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" -e 's/\\e/\\/g' -e 's/^\$ //'
+}
+
+@test "compare: the man page's examples run as written" {
+	cd "$BATS_TEST_TMPDIR"
+	man_examples "$REPO/man/pinrun-compare.1" >examples
+	# Four examples, split at "#--".
+	[ "$(grep -c '^#--$' examples)" -eq 4 ] || fail "$(cat examples)"
+	csplit -s -z -f ex examples '/^#--$/+1' '{*}'
+	export PATH=$REPO/scripts:$PATH GITHUB_STEP_SUMMARY=$BATS_TEST_TMPDIR/summary.md
+	# 1: a configure script.
+	mkdir one && cd one
+	printf '#!/bin/sh\nfor i in 1 2 3; do /bin/true; done\n' >configure && chmod +x configure
+	run --separate-stderr bash -e ../ex00
+	assert_success
+	assert_line --regexp '^spread --follow +[-0-9,]+ +15 +0 '
+	cd ..
+	# 2: a build from make clean, into the step summary.
+	make_project two 0.15
+	cd two
+	run --separate-stderr bash -e ../ex01
+	assert_success
+	[ "$(wc -l <build.log)" -eq 22 ] || fail "$(wc -l <build.log) builds, not 22: --prepare did not clean"
+	grep -q '^### pinrun-compare: `make -j4`$' "$GITHUB_STEP_SUMMARY"
+	grep -q '^| `same-chip` | ' "$GITHUB_STEP_SUMMARY"
+	grep -q '^Plot: \[runs.svg\](runs.svg)$' "$GITHUB_STEP_SUMMARY"
+	[ "$(wc -l <runs.csv)" -eq 23 ]
+	cd ..
+	# 3: a server loaded by ab, on a free port instead of 8080.
+	if command -v ab >/dev/null; then
+		mkdir three && cd three
+		cc -O2 -o burnserver "$REPO/examples/http/burnserver.c"
+		printf '#!/bin/sh\nexec ./burnserver -w 2 -n 1000 "$1"\n' >server && chmod +x server
+		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		sed "s/8080/$port/g" ../ex02 >ex
+		run --separate-stderr bash -e ex
+		assert_success
+		assert_line --regexp '^figure: the metric.s figure \(higher is better\); 6 runs per placement'
+		assert_line --regexp '^hot +[-0-9,]+ +6 +0 +[0-9.]+ '
+		assert_line --regexp '^spread --follow +[-0-9,]+ +6 +0 +[0-9.]+ '
+		cd ..
+	else
+		skip_unless_works "no ab (Debian package apache2-utils)"
+	fi
+	# 4: record, then re-analyse against hot.
+	mkdir four && cd four
+	printf '#!/bin/sh\nsleep 0.01\n' >bench && chmod +x bench
+	run --separate-stderr bash -e ../ex03
+	assert_success
+	assert_line "### pinrun-compare"
+	assert_line --regexp '^\| `hot` \| `[-0-9,]+` \| 10 \| 0 \| .* \| 1\.000 \| - \| baseline \|$'
+	assert_line --regexp '^\| `none` \| `[-0-9,]+` \| 10 \| 0 \| .* \| [01]\.[0-9]{3} \| \[[0-9.]+, [0-9.]+\] \| '
+	[ "$(wc -l <runs.csv)" -eq 45 ]
+}
+
+@test "compare: the README's pinrun-compare example runs as written" {
+	cd "$BATS_TEST_TMPDIR"
+	awk '/^## Does a placement make it faster\?/ { on = 1; next } on && /^## / { exit }
+		on && /^```sh$/ { ex = 1; next } ex && /^```$/ { ex = 0; next } ex' "$REPO/README.md" >example
+	[ -s example ] || fail "no example in the README section"
+	make_project . 0.15
+	export PATH=$REPO/scripts:$PATH GITHUB_STEP_SUMMARY=$BATS_TEST_TMPDIR/summary.md
+	run --separate-stderr bash -e example
+	assert_success
+	[ "$(wc -l <build.log)" -eq 33 ] || fail "$(wc -l <build.log) builds, not 33"
+	run grep -c -E '^\| `(none|hot|spread --follow)` \| `[-0-9,]+` \| 10 \| 0 \|' "$GITHUB_STEP_SUMMARY"
+	assert_output 3
+	[ -s runs.svg ] && [ "$(wc -l <runs.csv)" -eq 34 ]
+}
+
+@test "compare: docs/ci.md's workflow parses, and its steps run here" {
+	python3 -c 'import yaml' 2>/dev/null || skip_unless_works "no python3-yaml (Debian package python3-yaml)"
+	cd "$BATS_TEST_TMPDIR"
+	make_project project 0.12
+	# The steps, in order: checkouts stood in for (the project is here,
+	# pinrun is this tree), the apt-get step checked (its packages are
+	# installed), the artifact's paths checked, every other one run with
+	# bash -e; a step without if: always() only while all went well.
+	run --separate-stderr python3 - "$REPO" "$REPO/docs/ci.md" "$BATS_TEST_TMPDIR" <<'EOF'
+import os, re, shutil, subprocess, sys, yaml
+repo, doc, tmp = sys.argv[1:]
+text = open(doc).read()
+block = re.search(r"<!-- workflow -->\n```yaml\n(.*?)```", text, re.S).group(1)
+wf = yaml.safe_load(block)
+assert wf["name"] == "placement" and set(wf[True]) == {"pull_request", "workflow_dispatch"}, wf
+job = wf["jobs"]["placement"]
+ws = os.path.join(tmp, "project")
+env = {k: v for k, v in os.environ.items() if k != "PINRUN"}
+env.update({k: str(v) for k, v in job["env"].items()})
+env.update(RUNS="6", RUNNER_TEMP=os.path.join(tmp, "runner"),
+           GITHUB_STEP_SUMMARY=os.path.join(tmp, "summary.md"),
+           GITHUB_PATH=os.path.join(tmp, "github_path"))
+os.mkdir(env["RUNNER_TEMP"])
+open(env["GITHUB_PATH"], "w").close()
+ok = True
+for step in job["steps"]:
+    name = step["name"]
+    if not ok and step.get("if") != "always()":
+        print("%s: skipped" % name)
+        continue
+    if "uses" in step:
+        action, args = step["uses"], step.get("with", {})
+        if action == "actions/checkout@v4" and "repository" not in args:
+            print("%s: the project is here" % name)
+        elif action == "actions/checkout@v4":
+            assert args["repository"] == "${{ env.PINRUN_REPOSITORY }}", args
+            shutil.copytree(repo, os.path.join(ws, args["path"]), symlinks=True,
+                            ignore=shutil.ignore_patterns(".git", "tmp"))
+            print("%s: copied" % name)
+        elif action == "actions/upload-artifact@v4":
+            paths = args["path"].split()
+            missing = [p for p in paths if not os.path.isfile(os.path.join(ws, p))]
+            print("%s: %s, missing: %s" % (name, " ".join(paths), missing))
+        else:
+            raise SystemExit("unknown action " + action)
+        continue
+    script = step["run"]
+    if "apt-get install" in script:
+        pkgs = script.split("--no-install-recommends")[1].replace("\\", " ").split()
+        r = subprocess.run(["dpkg", "-s"] + pkgs, capture_output=True)
+        print("%s: %s installed: %s" % (name, " ".join(pkgs), r.returncode == 0))
+        continue
+    path = [line for line in open(env["GITHUB_PATH"]).read().splitlines() if line]
+    step_env = dict(env, PATH=":".join(path[::-1] + [env["PATH"]]))
+    r = subprocess.run(["bash", "-e", "-c", script], cwd=ws, env=step_env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sys.stderr.write(r.stdout + r.stderr)
+    if name.startswith("Compare"):
+        rounds = [l for l in r.stderr.splitlines() if l.startswith("pinrun-compare: round ")]
+        print("%s: %d progress lines" % (name, len(rounds)))
+    print("%s: exit %d" % (name, r.returncode))
+    ok = ok and r.returncode == 0
+EOF
+	assert_success
+	assert_output "Check out the project: the project is here
+Check out pinrun: copied
+Install pinrun's dependencies: gcc make pkg-config libhwloc-dev hwloc python3 time installed: True
+Install pinrun: exit 0
+Compare placements of the build: 7 progress lines
+Compare placements of the build: exit 0
+Summary: exit 0
+Keep the runs: placement.csv placement.svg, missing: []"
+	cd project
+	# It used the pinrun it installed, built every run from make clean,
+	# and summed it up.
+	[ -x "$BATS_TEST_TMPDIR/runner/pinrun/bin/pinrun-compare" ]
+	[ "$(wc -l <build.log)" -eq 28 ] || fail "$(wc -l <build.log) builds, not 28"
+	[ "$(wc -l <placement.csv)" -eq 29 ]
+	run cat "$BATS_TEST_TMPDIR/summary.md"
+	assert_line --index 0 "### pinrun-compare: \`make -j$(nproc)\`"
+	assert_line "Prepare: \`make clean\`."
+	assert_line --regexp '^\| `spread` \| `[-0-9,]+` \| 6 \| 0 \| '
+	assert_line "Plot: [placement.svg](placement.svg)"
 }
