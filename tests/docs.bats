@@ -6,8 +6,9 @@
 # line by line; a line "..." stands for any lines. Values that change from
 # run to run are normalized on both sides (see normalize). Examples that
 # need a launcher (srun, sbatch, salloc, mpirun, mpiexec) are run by
-# tests/cluster.bats, which starts one and reads them from the same files;
-# README's set-up commands are what CI runs first.
+# tests/cluster.bats, which starts one and reads them from the same files,
+# and pinrun-compare's by tests/compare.bats; README's set-up commands are
+# what CI runs first.
 #
 # The commands run in a scratch directory holding stand-ins for the
 # programs the examples name (./configure is a real autoconf one, from
@@ -120,6 +121,10 @@ check_examples() {
 			# tests/cluster.bats starts a one-node Slurm and runs
 			# these, read from the same files.
 			continue ;;
+		pinrun-compare*)
+			# tests/compare.bats runs these, read from the same
+			# files, with workloads short enough to repeat.
+			continue ;;
 		esac
 		status=0
 		out=$(cd "$DOCS_WORK" && PATH="$DOCS_WORK/bin:$DOCS_WORK:$PATH" \
@@ -163,8 +168,4 @@ check_examples() {
 @test "docs: every example of man/pinrun.1 runs as shown" {
 	command -v autoreconf >/dev/null || skip_unless_works "needs autoconf for ./configure"
 	check_examples "$REPO/man/pinrun.1"
-}
-
-@test "docs: every example of man/pinrun-compare.1 runs as shown" {
-	check_examples "$REPO/man/pinrun-compare.1"
 }
