@@ -4,14 +4,20 @@
  * pinrun.c asks, this file answers with data or a negative errno.
  */
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -307,38 +313,6 @@ int host_comm(pid_t pid, char *buf, size_t size)
 	return read_line(path, buf, size);
 }
 
-static bool gains_privileges(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
-	return (st.st_mode & S_ISUID && st.st_uid != geteuid()) ||
-	       (st.st_mode & S_ISGID && st.st_gid != getegid()) ||
-	       getxattr(path, "security.capability", NULL, 0) > 0;
-}
-
-bool host_privileged_program(const char *command)
-{
-	const char *path = getenv("PATH"), *p;
-	char file[4096];
-
-	if (strchr(command, '/'))
-		return gains_privileges(command);
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path;; p += strcspn(p, ":") + 1) {
-		size_t len = strcspn(p, ":");
-
-		snprintf(file, sizeof(file), "%.*s%s%s", (int)len, p,
-			 len ? "/" : "", command);
-		if (access(file, X_OK) == 0)
-			return gains_privileges(file);
-		if (!p[len])
-			return false;
-	}
-}
-
 int host_threads(pid_t pid, pid_t **tids, unsigned *n)
 {
 	char path[64];
@@ -377,4 +351,204 @@ int host_threads(pid_t pid, pid_t **tids, unsigned *n)
 	}
 	closedir(d);
 	return 0;
+}
+
+/* --- /proc fields, kernel version, what an exec gains ----------------- */
+
+int host_status_field(pid_t pid, const char *name, char *buf, size_t size)
+{
+	char path[64], status[8192], *line, *end;
+	size_t len = strlen(name);
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((n = read_file(path, status, sizeof(status))) < 0)
+		return n;
+	/* A field at the start of a line, with its colon right after. */
+	for (line = status; line; line = strchr(line, '\n'), line += !!line)
+		if (!strncmp(line, name, len) && line[len] == ':')
+			break;
+	if (!line || !size)
+		return -ENOENT;
+	line += len + 1;
+	line += strspn(line, " \t");
+	end = line + strcspn(line, "\n");
+	snprintf(buf, size, "%.*s", (int)(end - line), line);
+	return 0;
+}
+
+long long host_status_number(pid_t pid, const char *name)
+{
+	char value[64], *end;
+	long long v;
+	int r = host_status_field(pid, name, value, sizeof(value));
+
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtoll(value, &end, 10);
+	return errno || end == value || v < 0 ? -EINVAL : v;
+}
+
+int host_nspid(pid_t pid, pid_t *ids, unsigned max)
+{
+	char value[256], *p = value, *end;
+	unsigned n = 0;
+	int r = host_status_field(pid, "NSpid", value, sizeof(value));
+
+	if (r < 0)
+		return r;
+	for (;;) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (n < max)
+			ids[n] = (pid_t)v;
+		n++;
+		p = end;
+	}
+	return n ? (int)n : -EINVAL;
+}
+
+bool host_capable(int cap)
+{
+	char value[64];
+
+	if (cap < 0 || cap > 63 ||
+	    host_status_field(getpid(), "CapEff", value, sizeof(value)) < 0)
+		return false;
+	return strtoull(value, NULL, 16) >> cap & 1;
+}
+
+bool host_kernel_at_least(unsigned major, unsigned minor)
+{
+	struct utsname u;
+	unsigned a = 0, b = 0;
+
+	if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &a, &b) < 1)
+		return false;
+	return a > major || (a == major && b >= minor);
+}
+
+/* The capabilities a file gives its program's permitted set, as the
+ * kernel computes them from its security.capability attribute (the
+ * bounding set and the caller's inheritable set applied), beyond those
+ * the caller has: 0 when none. */
+static unsigned long long file_caps_gained(const char *path)
+{
+	struct vfs_ns_cap_data caps;
+	unsigned long long fp, fi, bnd, inh, prm;
+	char value[64];
+	ssize_t n = getxattr(path, "security.capability", &caps, sizeof(caps));
+	uint32_t magic;
+
+	if (n < (ssize_t)XATTR_CAPS_SZ_1)
+		return 0;
+	magic = le32toh(caps.magic_etc) & VFS_CAP_REVISION_MASK;
+	fp = le32toh(caps.data[0].permitted);
+	fi = le32toh(caps.data[0].inheritable);
+	if (magic != VFS_CAP_REVISION_1 && n >= (ssize_t)XATTR_CAPS_SZ_2) {
+		fp |= (unsigned long long)le32toh(caps.data[1].permitted) << 32;
+		fi |= (unsigned long long)le32toh(caps.data[1].inheritable)
+		      << 32;
+	}
+	if (host_status_field(getpid(), "CapBnd", value, sizeof(value)) < 0)
+		return fp | fi;
+	bnd = strtoull(value, NULL, 16);
+	inh = host_status_field(getpid(), "CapInh", value, sizeof(value)) < 0
+		  ? 0
+		  : strtoull(value, NULL, 16);
+	prm = host_status_field(getpid(), "CapPrm", value, sizeof(value)) < 0
+		  ? 0
+		  : strtoull(value, NULL, 16);
+	return ((fp & bnd) | (fi & inh)) & ~prm;
+}
+
+/* An interpreted script: the kernel takes the set-ID bits and file
+ * capabilities from the interpreter, never from the script. */
+static bool is_script(const char *path)
+{
+	char magic[2];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	bool script;
+
+	if (fd < 0)
+		return false;
+	script = read(fd, magic, 2) == 2 && magic[0] == '#' && magic[1] == '!';
+	close(fd);
+	return script;
+}
+
+enum host_gain host_exec_gain(const char *path)
+{
+	struct stat st;
+	struct statvfs vfs;
+	enum host_gain gain = HOST_GAIN_NONE;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return HOST_GAIN_NONE;
+	/* The new effective IDs count as gained when they differ from the
+	 * real ones (bprm_fill_uid, cap_bprm_creds_from_file). */
+	if (st.st_mode & S_ISUID && st.st_uid != getuid())
+		gain = HOST_GAIN_SETUID;
+	else if ((st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) &&
+		 st.st_gid != getgid())
+		gain = HOST_GAIN_SETGID;
+	else if (file_caps_gained(path))
+		gain = HOST_GAIN_CAPS;
+	if (gain == HOST_GAIN_NONE)
+		return gain;
+	/* A nosuid mount honours neither set-ID bits nor file capabilities. */
+	if ((statvfs(path, &vfs) == 0 && vfs.f_flag & ST_NOSUID) ||
+	    is_script(path))
+		return HOST_GAIN_NONE;
+	return gain;
+}
+
+/* Whether execve would run file, or fail with an error after which execvp
+ * tries the next directory of PATH (EACCES, ENOENT, ENOTDIR...). */
+static bool runnable(const char *file)
+{
+	struct stat st;
+	struct statvfs vfs;
+
+	return stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+	       faccessat(AT_FDCWD, file, X_OK, AT_EACCESS) == 0 &&
+	       !(statvfs(file, &vfs) == 0 && vfs.f_flag & ST_NOEXEC);
+}
+
+int host_find_program(const char *command, char *file, size_t size)
+{
+	const char *path = getenv("PATH"), *p;
+
+	if (!*command)
+		return -ENOENT;
+	if (strchr(command, '/')) {
+		snprintf(file, size, "%s", command);
+		return strlen(command) < size ? 0 : -ENAMETOOLONG;
+	}
+	/* glibc's execvp: confstr's _CS_PATH when PATH is unset, and an
+	 * empty entry is the current directory. */
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (p = path;; p += strcspn(p, ":") + 1) {
+		size_t len = strcspn(p, ":");
+		int n = snprintf(file, size, "%.*s%s%s", (int)len, p,
+				 len ? "/" : "", command);
+
+		if (n >= 0 && (size_t)n < size && runnable(file))
+			return 0;
+		if (!p[len])
+			return -ENOENT;
+	}
+}
+
+enum host_gain host_privileged_program(const char *command)
+{
+	char file[PATH_MAX];
+
+	if (host_find_program(command, file, sizeof(file)) < 0)
+		return HOST_GAIN_NONE;
+	return host_exec_gain(file);
 }

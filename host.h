@@ -50,11 +50,43 @@ int host_seccomp_mode(void);
 int host_yama_scope(void);
 int host_comm(pid_t pid, char *buf, size_t size);
 
-/* Whether a command (found as execvp would) gains privileges at exec:
- * set-user-ID or set-group-ID to someone else, or file capabilities. */
-bool host_privileged_program(const char *command);
-
 /* The thread ids of a process, in a new array the caller frees. */
 int host_threads(pid_t pid, pid_t **tids, unsigned *n);
+
+/* The field name of /proc/PID/status ("TracerPid", "Tgid", "CapEff"...):
+ * its value, without the blanks after the colon, in buf. Returns 0 or a
+ * negative errno (-ENOENT: no such field). */
+int host_status_field(pid_t pid, const char *name, char *buf, size_t size);
+/* The same field as a decimal number (>= 0), or a negative errno. */
+long long host_status_number(pid_t pid, const char *name);
+/* A task's ids in each PID namespace it is in, from the reader's own down
+ * to the task's (NSpid): how many, the first max of them in ids; or a
+ * negative errno. */
+int host_nspid(pid_t pid, pid_t *ids, unsigned max);
+/* Whether the caller has the capability cap (CAP_*) in its effective
+ * set. */
+bool host_capable(int cap);
+/* Whether the running kernel's version is at least major.minor. */
+bool host_kernel_at_least(unsigned major, unsigned minor);
+
+/* What a program gives the credentials of the caller when it exec's it,
+ * as the kernel decides: a set-user-ID or set-group-ID file (group
+ * execute set) owned by another user or group than the caller's real
+ * ones, or file capabilities beyond the caller's permitted set; nothing on
+ * a nosuid mount, nor for a "#!" script. */
+enum host_gain {
+	HOST_GAIN_NONE,
+	HOST_GAIN_SETUID,
+	HOST_GAIN_SETGID,
+	HOST_GAIN_CAPS,
+};
+enum host_gain host_exec_gain(const char *path);
+/* The file execvp would run for command, searching PATH as glibc does
+ * (/bin:/usr/bin when it is unset, an empty entry for the current
+ * directory, past entries execve would refuse). Returns 0, or a negative
+ * errno (-ENOENT: none). */
+int host_find_program(const char *command, char *file, size_t size);
+/* What command, found as execvp would, gains at exec (host_exec_gain). */
+enum host_gain host_privileged_program(const char *command);
 
 #endif
