@@ -3,6 +3,8 @@
  * line needs (parent, CPUs given, start, program) and writes the line in
  * one write() when the process ends. It decides nothing about placement.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@
 
 struct report_proc {
 	pid_t ppid;
-	const char *cpus; /* owned by the slots */
+	const char *cpus; /* owned by the slots; NULL: refused */
 	double start;
 	char *program;
 };
@@ -26,6 +28,34 @@ static double now(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int report_open(const char *path)
+{
+	int fd, moved;
+
+	/* Non-blocking, so that a FIFO without a reader fails (ENXIO)
+	 * instead of waiting for one; the lines are then written blocking. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK,
+		  0666);
+	if (fd < 0)
+		return -errno;
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	/* Not on 0-2 (when pinrun was started with one closed): the helper
+	 * points those at /dev/null. */
+	if (fd <= 2) {
+		moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		close(fd);
+		if (moved < 0)
+			return -errno;
+		fd = moved;
+	}
+	return fd;
 }
 
 void report_init(struct report *r, int fd)
@@ -60,6 +90,14 @@ void report_start(struct report *r, pid_t pid, pid_t ppid, const char *cpus)
 	p->cpus = cpus;
 	p->start = now();
 	p->program = NULL;
+}
+
+void report_unplaced(struct report *r, pid_t pid)
+{
+	struct report_proc *p = tidmap_find(&r->procs, pid);
+
+	if (p)
+		p->cpus = NULL;
 }
 
 void report_exec(struct report *r, pid_t pid, const char *program)
@@ -110,7 +148,10 @@ static void line(struct report *r, pid_t pid, double end, int status,
 	else
 		json_null(j);
 	json_key(j, "cpus");
-	json_string(j, p->cpus ? p->cpus : "");
+	if (p->cpus)
+		json_string(j, p->cpus);
+	else
+		json_null(j); /* the kernel refused its slot */
 	json_key(j, "start");
 	json_number(j, p->start, 6);
 	json_key(j, "end");

@@ -16,10 +16,17 @@ struct report {
 	struct json line;    /* the line being written */
 };
 
+/* Open the report file for writing (created, or truncated): never on
+ * descriptors 0-2, and without waiting for a reader when it is a FIFO
+ * (-ENXIO when none reads it). Returns the descriptor or a negative
+ * errno. */
+int report_open(const char *path);
 void report_init(struct report *r, int fd);
 void report_free(struct report *r);
 /* A process started (cpus: the text of the slot it was given). */
 void report_start(struct report *r, pid_t pid, pid_t ppid, const char *cpus);
+/* The kernel refused its slot: its line says "cpus":null. */
+void report_unplaced(struct report *r, pid_t pid);
 void report_exec(struct report *r, pid_t pid, const char *program);
 void report_move(struct report *r, pid_t from, pid_t to);
 /* It ended with a wait status: write its line. */
