@@ -10,9 +10,14 @@
 
 /* Why a task was let go before it ended. */
 enum follow_why {
-	FOLLOW_SURVIVOR, /* still running when the command ended */
-	FOLLOW_SETUID,	 /* exec'd a set-user-ID/set-group-ID program */
-	FOLLOW_TRACER,	 /* exec'd a program that traces (strace, pinrun...) */
+	FOLLOW_SURVIVOR, /* still running when the command ended or was let go
+			  */
+	FOLLOW_SETUID,	 /* exec'd a set-user-ID program, */
+	FOLLOW_SETGID,	 /* a set-group-ID one, or one with file */
+	FOLLOW_FILECAPS, /* capabilities, whose privileges tracing takes */
+	FOLLOW_TRACER,	 /* traces: it attached with ptrace, or exec'd pinrun
+			    (or a known tracer, without the seccomp filter) */
+	FOLLOW_TRACEE,	 /* a process attaches to it with ptrace */
 };
 
 struct follow_ops {
@@ -21,6 +26,9 @@ struct follow_ops {
 	 * is the task that created it (0 when unknown). Called first for the
 	 * command itself (parent 0), which has placed itself already. */
 	const void *(*place)(void *ctx, pid_t tid, pid_t parent, bool thread);
+	/* The kernel refused the mask place gave (err: its errno): the task
+	 * keeps the CPUs it inherited. */
+	void (*unplaced)(void *ctx, pid_t tid, const void *mask, int err);
 	/* A task is gone (exited, killed, or let go). */
 	void (*gone)(void *ctx, pid_t tid);
 	/* A thread exec'd and took over its leader's tid. */
@@ -34,10 +42,11 @@ struct follow_ops {
 	 * or NULL). */
 	void (*released)(void *ctx, pid_t tid, enum follow_why why,
 			 const char *program);
-	/* The command ended; survivors (still running) are let go next. */
+	/* The command ended or was let go; survivors (the tasks still
+	 * followed) are let go next. */
 	void (*finished)(void *ctx, unsigned processes, unsigned survivors);
 	void *ctx;
-	int keep_fd; /* a descriptor the callbacks write to, or -1 */
+	int keep_fd; /* a descriptor > 2 the callbacks write to, or -1 */
 	size_t mask_bytes;
 	bool threads;	/* place new threads too */
 	bool wait_all;	/* report the command's end after every task's */
@@ -53,37 +62,59 @@ enum follow_unavailable {
 	FOLLOW_NO_HELPER /* the helper could not be started */
 };
 
+/* Whether programs that trace work under --follow: a seccomp filter hands
+ * each ptrace attach (PTRACE_TRACEME, PTRACE_ATTACH, PTRACE_SEIZE) in the
+ * tree to the tracer first, which lets go of both sides. */
+enum follow_notify {
+	FOLLOW_NOTIFY_OFF, /* no filter: such an attach fails (EPERM) */
+	FOLLOW_NOTIFY_ON,  /* the filter, installed with CAP_SYS_ADMIN */
+	FOLLOW_NOTIFY_NNP, /* the filter, for which no_new_privs was set */
+};
+
 struct follow_start {
 	enum follow_unavailable why;
 	int err;	/* the errno behind why */
 	pid_t tracer;	/* who traces pinrun already (FOLLOW_TRACED) */
 	pid_t command;	/* the traced process: pinrun, soon the command */
 	bool in_tracer; /* true in the helper process, false in the command */
+	enum follow_notify notify; /* in the command */
+	int notify_err;		   /* with FOLLOW_NOTIFY_OFF: why, an errno */
+	int sock;		   /* in the helper: the filter comes there */
 };
+
+/* Whether a program that gains privileges at exec (host_exec_gain) keeps
+ * them under --follow: the tracer has CAP_SYS_PTRACE, and the filter needs
+ * no no_new_privs (CAP_SYS_ADMIN, or no filter); or no_new_privs is set
+ * already, and nothing is gained even without pinrun. */
+bool follow_keeps_privileges(void);
 
 /* Start a helper that traces the calling process (which then exec's the
  * command and keeps its pid), strace -D style: the helper is a grandchild
  * in its own session. Returns 0 twice: in the caller with in_tracer false
- * (now traced, ready to exec), and in the helper with in_tracer true (it
- * must call follow_run then exit). Returns -1 in the caller when ptrace
- * cannot be used (why says so); the caller is then not traced. hot_cpu >=
- * 0 pins the helper there (a stop costs several times less on the same
- * core). */
+ * (now traced, the filter installed when it can be, ready to exec), and in
+ * the helper with in_tracer true (it must call follow_run then exit).
+ * Returns -1 in the caller when ptrace cannot be used (why says so); the
+ * caller is then not traced. hot_cpu >= 0 pins the helper there (a stop
+ * costs several times less on the same core). */
 int follow_start(struct follow_start *st, int hot_cpu, bool wait_all);
 
 /* In the helper: trace until the command ends (with wait_all, until every
- * task has), detach whatever still runs, and return the number of
- * processes followed. The caller then exits. */
-unsigned follow_run(const struct follow_ops *ops, pid_t command);
+ * task has), or until it is let go; let go of whatever still runs, and
+ * return the number of processes followed. Before it returns, the helper
+ * closes every descriptor and answers the ptrace attaches of the processes
+ * it let go until the last of them has ended. The caller then exits. */
+unsigned follow_run(const struct follow_ops *ops,
+		    const struct follow_start *st);
 
 /* For PID 1, where a helper cannot work: fork the command as a traced
  * child instead, placed on mask and started through a gate once seized,
  * then trace it until the end. Returns 0, or -1 with st->why set when
- * ptrace could not be used: the command then ran unfollowed on
- * whole_mask. Either way *status is the command's wait status, and
- * *exec_error its exec errno when it could not be run (0 otherwise). */
+ * ptrace could not be used: with strict the command was not run (and
+ * *status is 0), otherwise it ran unfollowed on whole_mask. *status is the
+ * command's wait status, and *exec_error its exec errno when it could not
+ * be run (0 otherwise). */
 int follow_parent(const struct follow_ops *ops, char **command,
-		  const void *mask, const void *whole_mask,
+		  const void *mask, const void *whole_mask, bool strict,
 		  struct follow_start *st, int *status, int *exec_error);
 
 #endif

@@ -26,9 +26,10 @@
 #include "report.h"
 #include "slots.h"
 
-/* LeakSanitizer cannot work in a traced process, and pinrun is one after
- * follow_start when the command cannot be exec'd: a sanitizer build asks
- * this before checking for leaks at exit. */
+/* When the command cannot be exec'd, pinrun exits traced, and
+ * LeakSanitizer would attach to it: without the seccomp filter that
+ * fails, with it the helper would let go of pinrun only to see it exit.
+ * A sanitizer build asks this before checking for leaks at exit. */
 int __lsan_is_turned_off(void);
 static bool traced_by_helper;
 
@@ -44,7 +45,7 @@ struct follower {
 	struct report report;
 	const struct options *o;
 	pid_t command, command_parent;
-	unsigned setuid, tracers;
+	unsigned privileged, tracers, unplaced;
 };
 
 static const void *on_place(void *ctx, pid_t tid, pid_t parent, bool thread)
@@ -59,6 +60,25 @@ static const void *on_place(void *ctx, pid_t tid, pid_t parent, bool thread)
 			     tid == f->command ? f->command_parent : parent,
 			     f->slots.text[slot]);
 	return slots_mask(&f->slots, (unsigned)slot);
+}
+
+/* The kernel refused a slot: the task keeps the CPUs it inherited, counts
+ * on no slot, and its report line says "cpus":null. */
+static void on_unplaced(void *ctx, pid_t tid, const void *mask, int err)
+{
+	struct follower *f = ctx;
+	unsigned slot = 0;
+
+	while (slot < f->slots.n && slots_mask(&f->slots, slot) != mask)
+		slot++;
+	if (!f->unplaced++)
+		msg_note("warning: cannot place process %d on CPUs %s: %s; it "
+			 "keeps the CPUs it inherited",
+			 (int)tid,
+			 slot < f->slots.n ? f->slots.text[slot] : "?",
+			 strerror(err));
+	slots_gone(&f->slots, tid);
+	report_unplaced(&f->report, tid);
 }
 
 static void on_gone(void *ctx, pid_t tid)
@@ -84,17 +104,26 @@ static void on_ended(void *ctx, pid_t tid, int status, const struct rusage *ru)
 	report_end(&((struct follower *)ctx)->report, tid, status, ru);
 }
 
+/* What a privileged program is, in the warnings. */
+static const char *privileged_word(enum follow_why why)
+{
+	return why == FOLLOW_SETUID   ? "is set-user-ID"
+	       : why == FOLLOW_SETGID ? "is set-group-ID"
+				      : "has file capabilities";
+}
+
 static void on_released(void *ctx, pid_t tid, enum follow_why why,
 			const char *program)
 {
 	struct follower *f = ctx;
 
-	if (why == FOLLOW_SETUID) {
-		f->setuid++;
-		msg_note("warning: %s is set-user-ID: it runs without its "
-			 "privileges under --follow; stopped following it",
-			 msg_input(program));
-	} else if (why == FOLLOW_TRACER) {
+	if (why == FOLLOW_SETUID || why == FOLLOW_SETGID ||
+	    why == FOLLOW_FILECAPS) {
+		f->privileged++;
+		msg_note("warning: %s %s: it runs without its privileges under "
+			 "--follow; stopped following it",
+			 msg_input(program), privileged_word(why));
+	} else if (why == FOLLOW_TRACER || why == FOLLOW_TRACEE) {
 		f->tracers++;
 	}
 	report_detached(&f->report, tid);
@@ -113,9 +142,10 @@ static void on_finished(void *ctx, unsigned processes, unsigned survivors)
 					"%s%s: %u", i ? ", " : "",
 					f->slots.text[i], f->slots.given[i]);
 	msg_note("follow: %u process%s followed; tasks per slot (CPUs: count) "
-		 "%s; let go: %u still running, %u set-user-ID, %u tracers",
+		 "%s; let go: %u still running, %u privileged, %u tracing or "
+		 "traced",
 		 processes, processes == 1 ? "" : "es", counts, survivors,
-		 f->setuid, f->tracers);
+		 f->privileged, f->tracers);
 }
 
 /* --- when ptrace cannot be used ------------------------------------------ */
@@ -132,6 +162,28 @@ static const char *unavailable_reason(const struct follow_start *st)
 	if (st->why == FOLLOW_TRACED)
 		host_comm(st->tracer, comm, sizeof(comm));
 	return errors_follow(st, &facts);
+}
+
+/* --explain: whether programs that trace work in the followed tree. */
+static void explain_filter(const struct follow_start *st)
+{
+	if (st->notify == FOLLOW_NOTIFY_OFF)
+		msg_note("tracers: no seccomp filter (%s): a ptrace attach in "
+			 "the tree fails, but by strace, gdb and the other "
+			 "known tracers, let go at their exec",
+			 st->notify_err == ENOSYS && !host_kernel_at_least(5, 8)
+			     ? "it needs Linux 5.8 or later"
+			     : strerror(st->notify_err));
+	else
+		msg_note(
+		    "tracers: a seccomp filter sends each ptrace attach "
+		    "in the tree (debuggers, LeakSanitizer) to pinrun, "
+		    "which lets go of both sides%s",
+		    st->notify == FOLLOW_NOTIFY_NNP
+			? "; it needs no_new_privs here (no CAP_SYS_ADMIN): "
+			  "set-user-ID programs in the tree run without "
+			  "their privileges"
+			: "");
 }
 
 /* One warning, then the whole placement by inheritance (or, with
@@ -178,7 +230,7 @@ as_parent(const struct options *o, const struct policy_plan *plan,
 
 	f->command = 0;
 	if (follow_parent(ops, o->command, slots_mask(&f->slots, 0), &whole,
-			  &st, &status, &exec_error) < 0)
+			  o->follow_strict, &st, &status, &exec_error) < 0)
 		unavailable(o, unavailable_reason(&st), &plan->cpus);
 	if (exec_error) {
 		msg_note("cannot run '%s': %s", msg_input(o->command[0]),
@@ -193,6 +245,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	static struct follower f;
 	static struct follow_ops ops = {
 		.place = on_place,
+		.unplaced = on_unplaced,
 		.gone = on_gone,
 		.moved = on_moved,
 		.exec = on_exec,
@@ -202,25 +255,33 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		.ctx = &f,
 		.keep_fd = -1,
 	};
+	static const enum follow_why gained[] = {
+		[HOST_GAIN_SETUID] = FOLLOW_SETUID,
+		[HOST_GAIN_SETGID] = FOLLOW_SETGID,
+		[HOST_GAIN_CAPS] = FOLLOW_FILECAPS,
+	};
 	struct follow_start st;
 	struct cpuset first;
+	enum host_gain gain;
 	int fd = -1;
 
 	policy_slot_cpus(plan, 0, &first);
-	if (host_privileged_program(o->command[0])) {
+	/* A command that would lose its privileges runs unfollowed. */
+	if (!follow_keeps_privileges() &&
+	    (gain = host_privileged_program(o->command[0])) != HOST_GAIN_NONE) {
 		char reason[256];
 
-		snprintf(reason, sizeof(reason), "%s is set-user-ID",
-			 msg_input(o->command[0]));
+		snprintf(reason, sizeof(reason), "%s %s",
+			 msg_input(o->command[0]),
+			 privileged_word(gained[gain]));
 		unavailable(o, reason, &plan->cpus);
 		act_bind(0, &plan->cpus);
 		return;
 	}
-	if (o->report &&
-	    (fd = open(o->report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		       0666)) < 0)
+	if (o->report && (fd = report_open(o->report)) < 0)
 		msg_die("cannot open report '%s': %s", msg_input(o->report),
-			strerror(errno));
+			fd == -ENXIO ? "a FIFO that no process reads"
+				     : strerror(-fd));
 	if (slots_init(&f.slots, plan) < 0)
 		msg_die("out of memory");
 	report_init(&f.report, fd);
@@ -245,11 +306,13 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	}
 	if (st.in_tracer) {
 		f.command = st.command;
-		follow_run(&ops, st.command);
+		follow_run(&ops, &st);
 		slots_free(&f.slots);
 		report_free(&f.report);
 		exit(PINRUN_EXIT_OK);
 	}
 	traced_by_helper = true;
+	if (o->explain)
+		explain_filter(&st);
 	act_bind(0, &first);
 }

@@ -48,12 +48,14 @@ setup() {
 	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
 	SECOND=$(expand "$ALLOWED" | cut -d, -f2)
 	for h in probe sigcount threadexec rawclone threadfork traceme \
-		seccomp_noptrace euid waiter leaderexit forkloop; do
+		seccomp_noptrace euid waiter leaderexit forkloop attach \
+		seccomp_notify seccomp_noseccomp; do
 		[ -x "$HELPERS/$h" ] || fail "tests/helpers/$h is not built (make check builds it)"
 	done
 	TM_SOCKS=()
 	KILL=()
 	SUID_DIR=
+	SHARED=
 }
 
 teardown() {
@@ -63,6 +65,7 @@ teardown() {
 	done
 	[ "${#KILL[@]}" -eq 0 ] || kill -9 "${KILL[@]}" 2>/dev/null || true
 	[ -z "$SUID_DIR" ] || rm -rf "$SUID_DIR"
+	[ -z "$SHARED" ] || rm -rf "$SHARED"
 }
 
 # --- Conditions ------------------------------------------------------------
@@ -76,6 +79,28 @@ needs_two_cpus() {
 needs_ptrace() {
 	local why
 	why=$("$HELPERS/traceme" 2>&1) || skip_unless_works "ptrace is unavailable here ($why)"
+}
+
+# The seccomp filter that hands ptrace attaches to the tracer (Linux 5.8,
+# seccomp allowed).
+needs_notify() {
+	local why
+	[ "${PINRUN_UNDER_VALGRIND:-}" != 1 ] || skip "valgrind does not implement seccomp(2): pinrun runs without the filter under it"
+	why=$("$HELPERS/seccomp_notify" 2>&1) || skip_unless_works "no seccomp user notification here ($why)"
+}
+
+needs_root() {
+	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root"
+	command -v setpriv >/dev/null || skip_unless_works "no setpriv"
+	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+}
+
+# SHARED: a directory of this test's that every user may read, for
+# programs the user nobody runs too.
+make_shared() {
+	SHARED=$(mktemp -d /tmp/pinrun-follow-shared.XXXXXX)
+	SHARED=$(realpath "$SHARED")
+	chmod 755 "$SHARED"
 }
 
 needs_pidns() {
@@ -940,11 +965,17 @@ exit 9'
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
 
-@test "follow 32: a program that calls PTRACE_TRACEME gets EPERM (documented)" {
+@test "follow 32: a program that calls PTRACE_TRACEME works as without pinrun, also deeper down" {
 	needs_ptrace
+	needs_notify
 	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/traceme"
-	assert_failure 1
-	assert_output "PTRACE_TRACEME: Operation not permitted"
+	assert_success
+	assert_output "PTRACE_TRACEME: ok"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c '/bin/true; "$1"; echo "status $?"' sh "$HELPERS/traceme"
+	assert_success
+	assert_output "PTRACE_TRACEME: ok
+status 0"
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
 
@@ -1041,6 +1072,82 @@ make_suid() {
 	# A root tracer does not cost the privileges; the warning may still
 	# say that pinrun let the program go.
 	[ -z "$stderr" ] || [ "$stderr" = "pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $stderr"
+}
+
+# SGID: a copy of euid set-group-ID to group 1 (neither root's group nor
+# nobody's); CAPS: one with the file capability cap_net_raw (CapEff
+# 0000000000002000); both in SUID_DIR.
+make_sgid_caps() {
+	make_suid
+	command -v setcap >/dev/null || skip_unless_works "no setcap"
+	SGID=$SUID_DIR/egid
+	CAPS=$SUID_DIR/caps
+	cp "$HELPERS/euid" "$SGID"
+	cp "$HELPERS/euid" "$CAPS"
+	chown root:1 "$SGID"
+	chmod 2755 "$SGID"
+	setcap cap_net_raw+ep "$CAPS" || skip_unless_works "setcap does not work in $SUID_DIR"
+	run "${NOBODY[@]}" "$CAPS" -c
+	[ "$output" = 0000000000002000 ] || skip_unless_works "file capabilities do not work in $SUID_DIR ($output)"
+}
+
+@test "follow 36: as root, set-group-ID and file-capability programs are followed, nothing said" {
+	needs_ptrace
+	make_sgid_caps
+	load_slots --spread
+	run --separate-stderr "$PINRUN" --follow --spread -- "$SGID" -g
+	assert_success
+	assert_output 1
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	run --separate-stderr "$PINRUN" --follow --spread -- "$CAPS" -c
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	# Root keeps the privileges of what it runs as nobody, too.
+	run --separate-stderr "$PINRUN" --follow --spread -- "${NOBODY[@]}" sh -c '"$1" -g; "$2" -c' sh "$SGID" "$CAPS"
+	assert_success
+	assert_output "1
+0000000000002000"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow 36: unprivileged, a set-group-ID or file-capability program: the warning says which" {
+	needs_ptrace
+	make_sgid_caps
+	load_slots --spread
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --follow --spread -- "$SGID" -g
+	assert_success
+	assert_output 1
+	[ "$stderr" = "pinrun: warning: --follow unavailable ($SGID is set-group-ID): children inherit CPUs $CPUS" ] || fail "stderr: $stderr"
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --follow --spread -- "$CAPS" -c
+	assert_success
+	assert_output 0000000000002000
+	[ "$stderr" = "pinrun: warning: --follow unavailable ($CAPS has file capabilities): children inherit CPUs $CPUS" ] || fail "stderr: $stderr"
+	# Deeper down they run without their privileges, and pinrun says so.
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c '"$1" -g; "$2" -c; exit 4' sh "$SGID" "$CAPS"
+	assert_failure 4
+	assert_output "65534
+0000000000000000"
+	[ "$stderr" = "pinrun: warning: $SGID is set-group-ID: it runs without its privileges under --follow; stopped following it
+pinrun: warning: $CAPS has file capabilities: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $stderr"
+}
+
+@test "follow 36: the set-user-ID check finds the command in PATH as execvp does" {
+	needs_ptrace
+	make_suid
+	load_slots --spread
+	# A directory of the same name earlier in PATH: execvp passes it by
+	# (execve fails with EACCES) and runs the set-user-ID program.
+	mkdir -p "$SUID_DIR/first/euid"
+	chmod -R 755 "$SUID_DIR/first"
+	run --separate-stderr env PATH="$SUID_DIR/first:$SUID_DIR:$PATH" "${NOBODY[@]}" "$PINRUN" --follow --spread -- euid
+	assert_success
+	assert_output 0
+	[ "$stderr" = "pinrun: warning: --follow unavailable (euid is set-user-ID): children inherit CPUs $CPUS" ] || fail "stderr: $stderr"
+	# An empty entry is the current directory.
+	run --separate-stderr env -C "$SUID_DIR" PATH=":$PATH" "${NOBODY[@]}" "$PINRUN" --follow --spread -- euid
+	assert_success
+	assert_output 0
+	[ "$stderr" = "pinrun: warning: --follow unavailable (euid is set-user-ID): children inherit CPUs $CPUS" ] || fail "stderr: $stderr"
 }
 
 @test "follow 37: pinrun as PID 1: statuses 0, 1, 42 and 143 (SIGTERM)" {
@@ -1215,6 +1322,381 @@ hangup() {
 	[ "$(grep -c '^got HUP$' <<<"$HUPLOG")" -eq 1 ] || fail "$HUPLOG"
 	[[ "$TRACER" == [1-9]* ]] || fail "the command was not traced ($TRACER)"
 	eventually '[ ! -d "/proc/$TRACER" ]'
+}
+
+# ===========================================================================
+# Programs that trace, letting go, the helper's hygiene (issue 11)
+
+# Two AddressSanitizer builds in SHARED: leak (42 bytes lost, then exit 3)
+# and noleak (exit 3), each after starting THREADS idle threads (its
+# argument), which LeakSanitizer stops too.
+make_asan() {
+	command -v gcc >/dev/null || skip_unless_works "no gcc"
+	make_shared
+	cat >"$SHARED/leak.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static void *idle(void *unused)
+{
+	(void)unused;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int threads = argc > 1 ? atoi(argv[1]) : 0;
+	char *volatile p;
+	pthread_t t;
+
+	for (int i = 0; i < threads; i++)
+		pthread_create(&t, NULL, idle, NULL);
+	p = malloc(42);
+#ifdef LEAK
+	p = NULL;
+#else
+	free(p);
+#endif
+	printf("threads %d\n", threads);
+	return 3;
+}
+EOF
+	gcc -fsanitize=address -g -pthread -DLEAK -o "$SHARED/leak" "$SHARED/leak.c" 2>"$SHARED/cc.log" &&
+		gcc -fsanitize=address -g -pthread -o "$SHARED/noleak" "$SHARED/leak.c" 2>>"$SHARED/cc.log" ||
+		skip_unless_works "gcc -fsanitize=address does not build here: $(cat "$SHARED/cc.log")"
+	chmod 755 "$SHARED/leak" "$SHARED/noleak"
+}
+
+# Pids and addresses vary from run to run.
+normalize_trace() {
+	sed -E -e 's/==[0-9]+==/==N==/g' -e 's/0x[0-9a-f]+/0xN/g' | normalize
+}
+
+# Run "$@" as the user ${AS[@]} (empty: as the caller) plainly, then under
+# pinrun --follow --spread: BASE and GOT are what each printed (stdout and
+# stderr together, normalized), BASE_STATUS and GOT_STATUS their statuses.
+plain_and_followed() {
+	run "${AS[@]}" "$@"
+	BASE=$(normalize_trace <<<"$output") BASE_STATUS=$status
+	run "${AS[@]}" "$PINRUN" --follow --spread -- "$@"
+	GOT=$(normalize_trace <<<"$output") GOT_STATUS=$status
+}
+
+# The same output and status as without pinrun.
+assert_as_plain() {
+	[ "$GOT" = "$BASE" ] || fail "under --follow:
+$GOT
+--- without pinrun:
+$BASE"
+	[ "$GOT_STATUS" = "$BASE_STATUS" ] || fail "status $GOT_STATUS, without pinrun $BASE_STATUS"
+}
+
+# ASan builds, leaking or not, with threads or not, as the command and
+# deeper down (a shell that waits for them), as ${AS[@]}.
+asan_as_plain() {
+	local prog threads
+	for prog in noleak leak; do
+		for threads in 0 3; do
+			plain_and_followed env ASAN_OPTIONS=detect_leaks=1 "$SHARED/$prog" "$threads"
+			if [ "$prog" = leak ]; then
+				[[ "$BASE" == *"ERROR: LeakSanitizer: detected memory leaks"*"SUMMARY: AddressSanitizer: 42 byte(s) leaked in 1 allocation(s)."* ]] || fail "no leak found without pinrun: $BASE"
+			else
+				[ "$BASE" = "threads $threads" ] && [ "$BASE_STATUS" = 3 ] || fail "without pinrun ($BASE_STATUS): $BASE"
+			fi
+			assert_as_plain
+			plain_and_followed env ASAN_OPTIONS=detect_leaks=1 sh -c '/bin/true; "$1" "$2"; echo "status $?"' sh "$SHARED/$prog" "$threads"
+			assert_as_plain
+		done
+	done
+}
+
+@test "follow trace: AddressSanitizer builds (LeakSanitizer at exit) print and end as without pinrun" {
+	needs_ptrace
+	needs_notify
+	make_asan
+	AS=()
+	asan_as_plain
+}
+
+@test "follow trace: LeakSanitizer in a nested PID namespace (tids of its own) works as without pinrun" {
+	needs_ptrace
+	needs_notify
+	needs_pidns
+	make_asan
+	AS=()
+	plain_and_followed env ASAN_OPTIONS=detect_leaks=1 unshare -fp --mount-proc "$SHARED/leak" 3
+	[[ "$BASE" == *"SUMMARY: AddressSanitizer: 42 byte(s) leaked in 1 allocation(s)."* ]] || fail "no leak found without pinrun: $BASE"
+	assert_as_plain
+}
+
+@test "follow trace: the same for an unprivileged user (no_new_privs), TRACEME and ATTACH too" {
+	needs_ptrace
+	needs_notify
+	needs_root
+	make_asan
+	cp "$HELPERS/traceme" "$HELPERS/attach" "$SHARED/"
+	chmod 755 "$SHARED/traceme" "$SHARED/attach"
+	AS=("${NOBODY[@]}")
+	asan_as_plain
+	plain_and_followed "$SHARED/traceme"
+	[ "$BASE" = "PTRACE_TRACEME: ok" ] || fail "without pinrun: $BASE"
+	assert_as_plain
+	plain_and_followed "$SHARED/attach" attach 2
+	[ "$BASE" = "PTRACE_ATTACH: ok" ] || fail "without pinrun: $BASE"
+	assert_as_plain
+	# The cost: no_new_privs for the whole tree, which a root pinrun
+	# does not set (the next test).
+	run "${NOBODY[@]}" "$PINRUN" --follow --spread -- grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status
+	assert_success
+	assert_output "NoNewPrivs:	1
+Seccomp:	2"
+}
+
+@test "follow trace: as root the command gets the filter, not no_new_privs" {
+	needs_ptrace
+	needs_notify
+	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root"
+	run grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status
+	[ "$output" = "NoNewPrivs:	0
+Seccomp:	0" ] || skip_unless_works "this shell has no_new_privs or a seccomp filter already: $output"
+	run "$PINRUN" --follow --spread -- grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status
+	assert_success
+	assert_output "NoNewPrivs:	0
+Seccomp:	2"
+}
+
+@test "follow trace: a parent that PTRACE_ATTACHes or PTRACE_SEIZEs its child and each of its threads" {
+	needs_ptrace
+	needs_notify
+	local how threads
+	AS=()
+	for how in attach seize; do
+		for threads in 0 2; do
+			plain_and_followed "$HELPERS/attach" "$how" "$threads"
+			[[ "$BASE" == "PTRACE_${how^^}: ok" ]] || fail "without pinrun: $BASE"
+			assert_as_plain
+			plain_and_followed sh -c '"$1" "$2" "$3"; echo "status $?"' sh "$HELPERS/attach" "$how" "$threads"
+			assert_as_plain
+		done
+	done
+}
+
+@test "follow trace: gdb and strace under other names (copies) work as without pinrun" {
+	needs_ptrace
+	needs_notify
+	command -v gdb >/dev/null || skip_unless_works "no gdb"
+	command -v strace >/dev/null || skip_unless_works "no strace"
+	local d=$BATS_TEST_TMPDIR
+	cp "$(command -v gdb)" "$d/gdb-multiarch"
+	cp "$(command -v strace)" "$d/strace-copy"
+	AS=()
+	# gdb starts its program through a shell that calls PTRACE_TRACEME.
+	plain_and_followed "$d/gdb-multiarch" -nx -batch -ex run --args sh -c 'echo hello; exit 3'
+	[[ "$BASE" == *"hello"*"exited with code 03]"* ]] || fail "without pinrun: $BASE"
+	assert_as_plain
+	# gdb attaching to a process that runs (PTRACE_ATTACH), deeper down.
+	plain_and_followed sh -c 'sleep 30 & p=$!; "$1" -nx -batch -p $p -ex "info inferiors" >/dev/null 2>&1; echo "gdb $?"; kill $p' sh "$d/gdb-multiarch"
+	[ "$BASE" = "gdb 0" ] || fail "without pinrun: $BASE"
+	assert_as_plain
+	plain_and_followed "$d/strace-copy" -f -o /dev/null sh -c 'echo hi; sh -c "exit 5"'
+	[ "$BASE" = hi ] && [ "$BASE_STATUS" = 5 ] || fail "without pinrun ($BASE_STATUS): $BASE"
+	assert_as_plain
+}
+
+@test "follow trace: the tracer and the traced are let go; --report marks them detached" {
+	needs_ptrace
+	needs_notify
+	local r=$BATS_TEST_TMPDIR/report
+	run --separate-stderr "$PINRUN" --follow --spread --report "$r" -- sh -c '"$1" seize; echo "status $?"' sh "$HELPERS/attach"
+	assert_success
+	assert_output "PTRACE_SEIZE: ok
+status 0"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	# sh (ended), attach (the tracer) and its child (the traced): let go.
+	eventually '[ "$(wc -l <"$r")" -eq 3 ]'
+	[ "$(grep -c '"detached":true' "$r")" -eq 2 ] || fail "$(cat "$r")"
+	grep -q '"program":"'"$(realpath "$HELPERS/attach")"'".*"detached":true' "$r" || fail "$(cat "$r")"
+	grep -q '"program":"'"$(realpath /bin/sh)"'".*"status":0,' "$r" || fail "$(cat "$r")"
+}
+
+@test "follow trace: --explain says whether the filter is on, and when it needs no_new_privs" {
+	needs_ptrace
+	needs_notify
+	needs_root
+	local line='pinrun: tracers: a seccomp filter sends each ptrace attach in the tree (debuggers, LeakSanitizer) to pinrun, which lets go of both sides'
+	run --separate-stderr "$PINRUN" --follow --spread --explain -- true
+	assert_success
+	[ "$(grep -c '^pinrun: tracers:' <<<"$stderr")" -eq 1 ] || fail "stderr: $stderr"
+	grep -qxF "$line" <<<"$stderr" || fail "stderr: $stderr"
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --follow --spread --explain -- true
+	assert_success
+	grep -qxF "$line; it needs no_new_privs here (no CAP_SYS_ADMIN): set-user-ID programs in the tree run without their privileges" <<<"$stderr" || fail "stderr: $stderr"
+}
+
+@test "follow trace: without the filter (seccomp denied): known tracers let go at their exec, other attaches fail" {
+	needs_ptrace
+	command -v strace >/dev/null || skip_unless_works "no strace"
+	local deny=("$HELPERS/seccomp_noseccomp")
+	run --separate-stderr "${deny[@]}" "$PINRUN" --follow --spread --explain -- true
+	assert_success
+	grep -qxF "pinrun: tracers: no seccomp filter (Operation not permitted): a ptrace attach in the tree fails, but by strace, gdb and the other known tracers, let go at their exec" <<<"$stderr" || fail "stderr: $stderr"
+	run --separate-stderr "${deny[@]}" "$PINRUN" --follow --spread -- strace -f -o /dev/null sh -c 'exit 6'
+	assert_failure 6
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	run --separate-stderr "${deny[@]}" "$PINRUN" --follow --spread -- "$HELPERS/traceme"
+	assert_failure 1
+	assert_output "PTRACE_TRACEME: Operation not permitted"
+}
+
+# Time a $(...) of pinrun --follow over "$@" (its stderr included), where
+# the command leaves a survivor that holds no descriptor of the caller's;
+# OUT is what it printed, MS how long it took.
+timed_substitution() {
+	local t0
+	t0=$(now_ms)
+	OUT=$("$@" 2>&1)
+	MS=$(($(now_ms) - t0))
+}
+
+@test "follow let go: the command exec's pinrun or becomes a tracer: the helper lets go at once" {
+	needs_ptrace
+	needs_notify
+	local pidf=$BATS_TEST_TMPDIR/sleep.pid pid
+	# The inner pinrun takes over; the outer one lets go of the survivor
+	# and of the caller's stderr without waiting for it.
+	timed_substitution "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2" --follow --spread -- echo inner' sh "$pidf" "$PINRUN"
+	pid=$(cat "$pidf")
+	KILL+=("$pid")
+	[ "$OUT" = inner ] || fail "printed: $OUT"
+	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	eventually '[ "$(tracer_of "$pid")" = 0 ]'
+	# The command becomes a tracer (its child calls PTRACE_TRACEME).
+	timed_substitution "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$HELPERS/traceme"
+	pid=$(cat "$pidf")
+	KILL+=("$pid")
+	[ "$OUT" = "PTRACE_TRACEME: ok" ] || fail "printed: $OUT"
+	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	eventually '[ "$(tracer_of "$pid")" = 0 ]'
+}
+
+@test "follow let go: the command exec's a set-user-ID program (unprivileged): let go at once" {
+	needs_ptrace
+	make_suid
+	local pidf=$SUID_DIR/sleep.pid pid
+	chmod 777 "$SUID_DIR"
+	timed_substitution "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$SUID"
+	pid=$(cat "$pidf")
+	KILL+=("$pid")
+	# The helper's warning and the program's output, in either order.
+	[ "$(sort <<<"$OUT")" = "65534
+pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "printed: $OUT"
+	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	eventually '[ "$(tracer_of "$pid")" = 0 ]'
+}
+
+@test "follow let go: a survivor's attaches work after pinrun ends; the helper ends with the last" {
+	needs_ptrace
+	needs_notify
+	local d=$BATS_TEST_TMPDIR helper
+	# The survivor attaches well after the command has ended.
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c 'awk "/^TracerPid/ { print \$2 }" /proc/$$/status >"$1/helper"; (sleep 1; "$2" >"$1/out"; echo "status $?" >>"$1/out") </dev/null >/dev/null 2>&1 & exit 4' sh "$d" "$HELPERS/traceme"
+	assert_failure 4
+	helper=$(cat "$d/helper")
+	[[ "$helper" == [1-9]* ]] || fail "the command was not traced: '$helper'"
+	eventually '[ "$(cat "$d/out" 2>/dev/null)" = "PTRACE_TRACEME: ok
+status 0" ]'
+	# Nobody is left under the filter: the helper answers no more.
+	eventually '[ ! -d "/proc/$helper" ] || [ "$(state_of "$helper")" = Z ]'
+}
+
+@test "follow hygiene: the helper holds no descriptor it inherited, however high" {
+	needs_ptrace
+	[ "${PINRUN_UNDER_VALGRIND:-}" != 1 ] || skip "valgrind keeps descriptors of its own in the helper"
+	# The command's shell waits until the helper has closed them all,
+	# then lists what the helper holds (the filter's listener aside).
+	run --separate-stderr "$PINRUN" --follow --spread -- bash -c '
+		exec 1500>&- 70>&-
+		t=$(awk "/^TracerPid/ { print \$2 }" /proc/$$/status)
+		i=0
+		while [ -e "/proc/$t/fd/1500" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		for fd in /proc/$t/fd/*; do
+			case $(readlink "$fd") in *seccomp*) ;; *) echo "${fd##*/}" ;; esac
+		done' 1500>/dev/null 70>/dev/null
+	assert_success
+	assert_output "0
+1
+2"
+}
+
+@test "follow hygiene: --report keeps its lines when pinrun starts with stdin or stdout closed" {
+	needs_ptrace
+	local r=$BATS_TEST_TMPDIR/report
+	run --separate-stderr "$PINRUN" --follow --spread --report "$r" -- sh -c '/bin/true; exit 3' <&-
+	assert_failure 3
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	eventually '[ "$(wc -l <"$r")" -eq 2 ]'
+	run --separate-stderr sh -c '"$@" >&-; echo "status $?"' sh "$PINRUN" --follow --spread --report "$r" -- sh -c '/bin/true; exit 3'
+	assert_output "status 3"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	eventually '[ "$(wc -l <"$r")" -eq 2 ]'
+	grep -q '"status":3,' "$r" || fail "$(cat "$r")"
+}
+
+@test "follow hygiene: --report on a FIFO: refused at once when nobody reads it, written when someone does" {
+	needs_ptrace
+	local f=$BATS_TEST_TMPDIR/fifo line1 line2
+	mkfifo "$f"
+	run --separate-stderr timeout 10 "$PINRUN" --follow --spread --report "$f" -- true
+	assert_failure 125
+	assert_output ""
+	[ "$stderr" = "pinrun: cannot open report '$f': a FIFO that no process reads" ] || fail "stderr: $stderr"
+	# A reader: this shell, on descriptor 4 (read-write: opening it does
+	# not wait).
+	exec 4<>"$f"
+	run --separate-stderr timeout 10 "$PINRUN" --follow --spread --report "$f" -- sh -c '/bin/true; exit 2'
+	assert_failure 2
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	read -r -t 5 -u 4 line1 || fail "no first line"
+	read -r -t 5 -u 4 line2 || fail "no second line"
+	exec 4<&-
+	[[ "$line1$line2" == *'"status":0,'*'"status":2,'* ]] || fail "$line1
+$line2"
+}
+
+@test "follow 35: --follow=strict as PID 1 with ptrace denied runs nothing" {
+	needs_pidns
+	run --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		unshare -fp --mount-proc "$HELPERS/seccomp_noptrace" "$PINRUN" --follow=strict --spread -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 125
+	assert_output ""
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "the command ran"
+	[ "$stderr" = "pinrun: --follow=strict: ptrace unavailable (ptrace is denied by a seccomp filter)" ] || fail "stderr: $stderr"
+}
+
+@test "follow unplaced: a slot the kernel refuses is said, kept off the books, and null in the report" {
+	needs_ptrace
+	needs_two_cpus
+	needs_root
+	load_slots --spread
+	local r=$BATS_TEST_TMPDIR/report child
+	# Without CAP_SYS_NICE, the root helper may not set the affinity of
+	# the user nobody's processes: the second of two children, which
+	# goes to another slot than its parent's, keeps its parent's CPUs.
+	setpriv --bounding-set=-sys_nice true 2>/dev/null || skip_unless_works "setpriv cannot drop CAP_SYS_NICE"
+	run --separate-stderr setpriv --bounding-set=-sys_nice "$PINRUN" --follow --spread --report "$r" -- "${NOBODY[@]}" "$HELPERS/probe" 2
+	assert_success
+	[ "${#lines[@]}" -eq 3 ] || fail "$output"
+	assert_on "${lines[0]}" "$SLOT0"
+	eventually '[ "$(wc -l <"$r")" -eq 3 ]'
+	[ "$(grep -c '"cpus":null' "$r")" -eq 1 ] || fail "$(cat "$r")"
+	child=$(sed -nE 's/^\{"pid":([0-9]+),.*"cpus":null.*/\1/p' "$r")
+	[[ "$stderr" =~ ^pinrun:\ warning:\ cannot\ place\ process\ $child\ on\ CPUs\ ([0-9,-]+):\ Operation\ not\ permitted\;\ it\ keeps\ the\ CPUs\ it\ inherited$ ]] || fail "stderr: $stderr"
+	# The other child is on a slot, the refused one where it was born.
+	assert_line --regexp "^child [12] cpu=[0-9]+ cpus=$SLOT0\$"
 }
 
 # ===========================================================================
