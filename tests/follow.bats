@@ -3,9 +3,12 @@
 # every new child one slot of the policy before its first instruction, while
 # staying invisible (statuses, signals, job control, pids, terminals).
 #
-# Each test is named after its row in the test table of the design note
-# (ptrace-follow.md, section 6); "follow spec:" tests check the rest of the
-# interface. Rows adapted to the real command line:
+# Each "follow N:" test is named after row N of the test table --follow was
+# designed against (numbered 1 to 45); "follow spec:" tests check the rest
+# of the interface, and "follow trace:", "follow let go:", "follow
+# hygiene:" and "follow unplaced:" what issue 11 added (programs that
+# trace, letting go at once, the helper's descriptors, refused slots).
+# Rows adapted to the real command line:
 #   --policy X          a policy option: --spread, --hot=CPU, --cpus, ...
 #   topology A          only when pinrun is PID 1 (unshare -fp --mount-proc):
 #                       rows 37 and 38 (and a few PID-1 variants under 37)
@@ -543,8 +546,9 @@ group_term() {
 	kill -TERM -- "-$pinrun"
 	wait "$u" && s=0 || s=$?
 	[ "$s" -eq 0 ] || fail "status $s: $(cat "$out")"
-	# The design note warns of a double delivery in this topology; one is
-	# right, none would be a lost signal.
+	# As the parent, pinrun cannot tell a kill of its group from one of its
+	# pid, and may pass the signal on a second time; one
+	# is right, none would be a lost signal.
 	run grep -c '^got TERM$' "$out"
 	[[ "$output" == [12] ]] || fail "$(cat "$out")"
 	grep -qE '^INT=0 TERM=[12] CONT=0 TSTP=0$' "$out" || fail "$(cat "$out")"
