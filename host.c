@@ -105,21 +105,13 @@ int host_online(struct cpuset *set)
 
 int host_mems_allowed(pid_t pid, struct cpuset *nodes)
 {
-	char path[64], buf[8192], *line, *end;
+	char list[8192];
 	struct cpulist_error err;
-	int n;
+	int r = host_status_field(pid, "Mems_allowed_list", list, sizeof(list));
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((n = read_file(path, buf, sizeof(buf))) < 0)
-		return n;
-	line = strstr(buf, "\nMems_allowed_list:");
-	if (!line)
-		return -ENOENT;
-	line += strlen("\nMems_allowed_list:");
-	line += strspn(line, " \t");
-	end = line + strcspn(line, "\n");
-	*end = '\0';
-	return cpulist_parse_list(line, nodes, &err) < 0 ? -EINVAL : 0;
+	if (r < 0)
+		return r;
+	return cpulist_parse_list(list, nodes, &err) < 0 ? -EINVAL : 0;
 }
 
 struct stat_sample {
@@ -286,13 +278,9 @@ int host_topology_key(char *key, size_t size)
 
 int host_seccomp_mode(void)
 {
-	char buf[4096], *p;
-	int n = read_file("/proc/self/status", buf, sizeof(buf));
+	long long mode = host_status_number(getpid(), "Seccomp");
 
-	if (n < 0)
-		return n;
-	p = strstr(buf, "\nSeccomp:");
-	return p ? atoi(p + strlen("\nSeccomp:")) : -ENOENT;
+	return (int)mode;
 }
 
 int host_yama_scope(void)
