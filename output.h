@@ -3,6 +3,8 @@
 #ifndef PINRUN_OUTPUT_H
 #define PINRUN_OUTPUT_H
 
+#include <sys/types.h>
+
 #include "context.h"
 #include "options.h"
 #include "policy.h"
@@ -12,7 +14,12 @@ void output_explain(const struct context *ctx, const struct options *o,
 		    const struct policy_plan *plan);
 void output_json(const struct context *ctx, const struct options *o,
 		 const struct policy_plan *plan);
-/* --show [PID]: where a process may run, in topology terms. */
+/* One of --pid's lines, as taskset prints them: "pid 42's current
+ * affinity list: 0-3" (who "pid" or "tid", when "current" or "new"). */
+void output_affinity(const char *who, pid_t id, const char *when,
+		     const struct cpuset *set);
+/* --show [PID]: where a process may run, in topology terms, and each of its
+ * threads when they differ. */
 void output_show(const struct options *o, const struct topology *t);
 
 #endif
