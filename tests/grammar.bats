@@ -221,3 +221,35 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 	bad "invalid location 'core:odd': 'core:odd' names no core (the machine has 1)" --cpus core:odd -n --topology "$TOPO/1pkg-1numa-x86-xeon5130-restricted-1c1pu.xml"
 	bad "invalid CPU list '1-' in '0-3 ~1-': missing end of range" --cpus '0-3 ~1-' -n --topology "$E5"
 }
+
+# The examples of the README and the man page
+@test "README: every --dry-run example on a saved topology prints what it says" {
+	local line cmd want got n=0
+	cd "$BATS_TEST_DIRNAME/.."
+	while IFS= read -r line; do
+		if [[ $line == '$ pinrun '*--dry-run*--topology* ]]; then
+			[ -z "${cmd:-}" ] || [ "$got" = "$want" ] || fail "$cmd: got '$got', want '$want'"
+			cmd=${line#'$ '}
+			want=
+			got=$(eval "\"\$PINRUN\" ${cmd#pinrun }" 2>&1) || true
+			n=$((n + 1))
+		elif [[ -n ${cmd:-} && $line != '$ '* && $line != '```' ]]; then
+			want+=${want:+$'\n'}$line
+		else
+			[ -z "${cmd:-}" ] || [ "$got" = "$want" ] || fail "$cmd: got '$got', want '$want'"
+			cmd=
+		fi
+	done <README.md
+	[ "$n" -ge 5 ] || fail "only $n examples found"
+}
+
+@test "man page: the examples of locations" {
+	run "$PINRUN" --cpus 'package:0 ~core:0' --dry-run --topology "$E5"
+	assert_output "1-17,37-53"
+	run "$PINRUN" --same-numa=8 --physical --dry-run --topology "$P9"
+	assert_output "96-175"
+	run "$PINRUN" --cpus ff --dry-run --topology "$E5"
+	assert_output "0-7"
+	# The --tid example is pid.bats's "--tid moves one thread".
+	grep -q "^\$ pinrun \\\\-\\\\-cpus \\\\(aqpackage:0 ~core:0\\\\(aq \\\\-\\\\-dry\\\\-run \\\\-\\\\-topology machine.xml$" "$BATS_TEST_DIRNAME/../man/pinrun.1"
+}
