@@ -296,7 +296,9 @@ static int parse_chain(const struct topology *t, const char *s,
 
 			if (type < 0 || type == T_UNSUPPORTED)
 				return fail(err, LOCATION_E_TYPE, s,
-					    colon < st->len ? colon : st->len);
+					    tlen	      ? tlen
+					    : colon < st->len ? colon
+							      : st->len);
 			err->type = (enum topo_type)type;
 			return fail(err, LOCATION_E_NO_INDEX, s, st->len);
 		}
@@ -866,6 +868,7 @@ int location_eval(const struct topology *t, const char *spec,
 	memset(err, 0, sizeof(*err));
 	err->parent = -1;
 	ev.physical = opts && opts->physical;
+	err->physical = ev.physical;
 	ev.all = opts && opts->all ? opts->all : &t->usable;
 	for (const char *p = spec; *p; p++)
 		err->nelems +=
@@ -1003,7 +1006,7 @@ size_t location_os_list(const struct topology *t, enum topo_type type,
 				     ? t->numa[i].os
 				     : t->objs[t->levels[depth].objs[i]].os);
 	len = cpulist_format(&os, buf, size);
-	if (len >= size && size > 4) {
+	if (len >= size && size >= 4) {
 		memcpy(buf + size - 4, "...", 4);
 		len = size - 1;
 	}
