@@ -56,7 +56,7 @@ static void physical_index(struct context *ctx, const struct options *o)
 	struct index_facts f = { .what = o->policy_text,
 				 .kind = o->policy,
 				 .value = o->index };
-	unsigned logical, os;
+	unsigned logical, os = 0;
 	int r = location_logical_of(ctx->t, type, o->index, &logical);
 
 	if (r == 0) {
@@ -199,6 +199,7 @@ void context_plan(struct context *ctx, const struct options *o,
 			    !cpulist_has(&online, (unsigned)e.value);
 	/* --same-numa=8 where OS node 8 is numa:1: say so. */
 	if (e.code == POLICY_E_NO_SUCH && e.value <= UINT_MAX &&
+	    o->policy >= POLICY_SAME_CHIP && o->policy <= POLICY_SAME_CACHE &&
 	    location_logical_of(t, domain_type(o->policy), (unsigned)e.value,
 				&logical) == 0) {
 		f.has_os_match = true;

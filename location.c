@@ -813,7 +813,8 @@ static int eval_all(struct eval *ev, char *buf, const char *spec,
 			*p++ = '\0';
 		err->elem = spec + (e - buf);
 		err->elem_len = len;
-		if (*e == '~' || *e == 'x' || *e == '^') {
+		/* A lone "x" is no operator: a word hwloc does not know. */
+		if (*e == '~' || (*e == 'x' && e[1]) || *e == '^') {
 			op = *e == '~' ? OP_CLEAR : *e == 'x' ? OP_AND : OP_XOR;
 			e++;
 		}
@@ -840,6 +841,9 @@ static int eval_all(struct eval *ev, char *buf, const char *spec,
 			return -1;
 		}
 		combine(set, &one, op);
+		/* Only a chain alone says "no online CPU": with an operator,
+		 * the operator may have emptied it. */
+		err->chain &= op == OP_ADD;
 	}
 	if (cpulist_empty(set)) {
 		err->elem = spec;

@@ -530,6 +530,7 @@ long_option_error(const char *word, const struct option *longopts)
 		    !strncmp(name, elsewhere[i].name, len))
 			msg_usage("unrecognized option '%s'; did you mean %s?",
 				  msg_input(word), elsewhere[i].instead);
+	n = 0;
 	for (const struct option *l = longopts; l->name; l++)
 		names[n++] = l->name;
 	k = suggest_closest(name, len, names, n, len > 5 ? 2 : 1);
