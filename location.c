@@ -42,8 +42,9 @@ struct eval {
 	const struct topology *t;
 	bool physical;
 	const struct cpuset *all;
-	unsigned *end;	/* objs[o]'s subtree is [o, end[o]) */
-	char *has_node; /* some NUMA node is local to objs[o] */
+	unsigned *end;	       /* objs[o]'s subtree is [o, end[o]) */
+	char *has_node;	       /* some NUMA node is local to objs[o] */
+	char *cpus_everywhere; /* by depth: every object there has CPUs */
 	int *cand, *cur, *next;
 	char *taken;
 	unsigned ncur, nnext;
@@ -398,7 +399,9 @@ static bool inside(const struct eval *ev, int item, int parent)
 static unsigned candidates(struct eval *ev, const struct step *st, int parent)
 {
 	const struct topology *t = ev->t;
-	unsigned n = 0;
+	const struct topo_level *l;
+	unsigned n = 0, lo = 0, hi, end = 0;
+	bool run = false;
 
 	if (st->level == LEVEL_NUMA) {
 		for (unsigned i = 0; i < t->nnuma; i++)
@@ -406,9 +409,33 @@ static unsigned candidates(struct eval *ev, const struct step *st, int parent)
 				ev->cand[n++] = (int)(t->nobjs + i);
 		return n;
 	}
-	for (unsigned i = 0; i < t->levels[st->level].count; i++) {
-		int o = t->levels[st->level].objs[i];
+	l = &t->levels[st->level];
+	hi = l->count;
+	/* Where every object of the level has CPUs, those that can meet
+	 * the parent's are a run of the level (its PU ranges come in
+	 * order): find it rather than try them all. */
+	if (parent >= 0 && ev->cpus_everywhere[st->level]) {
+		const struct topo_obj *p = &t->objs[cpu_holder(ev, parent)];
+		unsigned a = 0, b = hi;
 
+		while (a < b) {
+			unsigned m = a + (b - a) / 2;
+			const struct topo_obj *o = &t->objs[l->objs[m]];
+
+			if (o->pu_first + o->pu_count <= p->pu_first)
+				a = m + 1;
+			else
+				b = m;
+		}
+		lo = a;
+		end = p->pu_first + p->pu_count;
+		run = true;
+	}
+	for (unsigned i = lo; i < hi; i++) {
+		int o = l->objs[i];
+
+		if (run && t->objs[o].pu_first >= end)
+			break;
 		if (inside(ev, o, parent))
 			ev->cand[n++] = o;
 	}
@@ -896,8 +923,9 @@ int location_eval(const struct topology *t, const char *spec,
 	ev.cur = malloc(cap * sizeof(*ev.cur));
 	ev.next = malloc(cap * sizeof(*ev.next));
 	ev.taken = calloc(cap, 1);
+	ev.cpus_everywhere = malloc(t->nlevels + 1);
 	if (!buf || !ev.end || !ev.has_node || !ev.cand || !ev.cur ||
-	    !ev.next || !ev.taken) {
+	    !ev.next || !ev.taken || !ev.cpus_everywhere) {
 		fail(err, LOCATION_E_NOMEM, spec, len);
 		goto out;
 	}
@@ -922,6 +950,12 @@ int location_eval(const struct topology *t, const char *spec,
 		if (t->objs[i].parent != TOPO_NONE &&
 		    ev.has_node[t->objs[i].parent] & 1)
 			ev.has_node[i] |= 1;
+	for (unsigned d = 0; d < t->nlevels; d++) {
+		ev.cpus_everywhere[d] = 1;
+		for (unsigned i = 0; i < t->levels[d].count; i++)
+			if (!t->objs[t->levels[d].objs[i]].pu_count)
+				ev.cpus_everywhere[d] = 0;
+	}
 	ret = eval_all(&ev, buf, spec, set);
 out:
 	err->physical = ev.physical;
@@ -936,6 +970,7 @@ out:
 	free(ev.cur);
 	free(ev.next);
 	free(ev.taken);
+	free(ev.cpus_everywhere);
 	return ret;
 }
 
