@@ -685,16 +685,14 @@ const struct options *options_parse(int argc, char **argv)
 	}
 	if (policy_end && policy_end == optind)
 		check_detached_argument(argv, policy_end);
+	/* --show PID, or as taskset -p has it, --show --pid PID. */
 	if (o.show && optind < argc) {
 		if (o.pid)
-			msg_usage("--show takes only a pid (and --json): "
-				  "--pid does not apply");
+			msg_usage("--show takes one pid: after its options or "
+				  "with --pid, not both");
 		o.pid = parse_pid(argv[optind], "pid");
 		if (optind + 1 < argc)
 			msg_usage("--show takes one pid, after its options");
-	} else if (o.show && o.pid) {
-		msg_usage("--show takes only a pid (and --json): --pid does "
-			  "not apply");
 	} else if (optind < argc) {
 		o.command = argv + optind;
 	}

@@ -449,6 +449,7 @@ _pinrun()
         if $show; then
             opts=''
             [[ -n ${given[--json]:-} ]] || opts=--json
+            [[ -n ${given[--pid]:-} ]] || opts+=" --pid"
         fi
         _pinrun_reply "$opts"
         if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]]; then

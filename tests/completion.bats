@@ -96,8 +96,9 @@ _pinrun_devices"
 	run complete_line "$PINRUN --spread --ph"
 	assert_output ""
 	run complete_line "$PINRUN --show -"
-	assert_output "--json"
-	run complete_line "$PINRUN --show --json -"
+	assert_output "--json
+--pid"
+	run complete_line "$PINRUN --show --json --pid 1 -"
 	assert_output ""
 	# Short forms count: -n is --dry-run.
 	run complete_line "$PINRUN --hot -n --dr"

@@ -116,6 +116,7 @@ tid ${TIDS[1]}'s new affinity list: $SECOND"
 	bad_usage "--tid given twice" --cpus 0 --tid 1 --tid 2
 	bad_usage "--show takes only a pid (and --json): --tid does not apply" --show --tid 1
 	bad_usage "--show takes only a pid (and --json): --quiet does not apply" --show --quiet
+	bad_usage "--show takes one pid: after its options or with --pid, not both" --show --pid 1 1
 }
 
 @test "--show lists every thread when their CPUs differ" {
@@ -131,7 +132,8 @@ tid ${TIDS[1]}'s new affinity list: $SECOND"
 	assert_line --index 1 "cpus: $ALLOWED"
 	assert_line --index 4 --regexp "^thread ${TIDS[0]}: $ALLOWED \(.+\)$"
 	assert_line --index 7 --regexp "^thread ${TIDS[3]}: $SECOND \((core|pu):[0-9]+\)$"
-	run --separate-stderr "$PINRUN" --show --json "$PID"
+	# As taskset -p has it, the pid may come with --pid.
+	run --separate-stderr "$PINRUN" --show --json --pid "$PID"
 	assert_success
 	assert_output --regexp "\"threads\":\[\{\"tid\":${TIDS[0]},\"cpus\":\"$ALLOWED\",\"objects\":\[[^]]*\]\},.*\{\"tid\":${TIDS[3]},\"cpus\":\"$SECOND\",\"objects\":\[\"(core|pu):[0-9]+\"\]\}\]\}$"
 }
