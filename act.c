@@ -118,27 +118,26 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 		output_affinity(who, o->pid, "new", &plan->cpus);
 }
 
-void act_memory(const struct topology *t, const struct options *o,
-		const struct policy_plan *plan)
+void act_memory(const struct context *ctx, const struct options *o)
 {
-	static const char *const modes[] = { "bind", "interleave", "local" };
-	struct cpuset nodes, allowed;
-	int r;
+	const struct cpuset *nodes = &ctx->mem_nodes;
+	const char *arg = context_mem_arg(o);
+	int r = host_set_mempolicy(o->mem, nodes);
 
-	tree_local_numa(t, &plan->cpus, &nodes);
-	if (host_mems_allowed(getpid(), &allowed) == 0)
-		cpulist_and(&nodes, &nodes, &allowed);
-	if (cpulist_empty(&nodes) && o->mem != HOST_MEM_LOCAL)
-		msg_die("--mem=%s: no NUMA node local to CPUs %s is allowed",
-			modes[o->mem], msg_cpus(&plan->cpus));
-	if ((r = host_set_mempolicy(o->mem, &nodes)) == -EPERM &&
-	    host_seccomp_mode() == 2)
+	if (r == -EPERM && host_seccomp_mode() == 2)
 		msg_die("--mem=%s: set_mempolicy is denied by a seccomp filter "
 			"(as in Docker's default profile); nothing was run",
-			modes[o->mem]);
+			arg);
+	if (r == -EINVAL && o->mem == HOST_MEM_PREFERRED &&
+	    cpulist_count(nodes) > 1)
+		msg_die(
+		    "--mem=%s: the kernel refuses a preference for several "
+		    "nodes (%s; MPOL_PREFERRED_MANY needs Linux 5.15): name "
+		    "one",
+		    arg, msg_cpus(nodes));
 	if (r < 0)
-		msg_die("cannot set memory policy '%s' on nodes %s: %s",
-			modes[o->mem], msg_cpus(&nodes), strerror(-r));
+		msg_die("cannot set memory policy '%s' on nodes %s: %s", arg,
+			msg_cpus(nodes), strerror(-r));
 }
 
 void act_exec(char **command)

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include "context.h"
 #include "cpulist.h"
 #include "options.h"
 #include "policy.h"
@@ -18,10 +19,9 @@ void act_bind(pid_t tid, const struct cpuset *cpus);
 /* Bind every thread of --pid, including those that start meanwhile. */
 void act_replace(const struct options *o, const struct policy_plan *plan);
 
-/* Set pinrun's memory policy (which the command inherits) to the NUMA
- * nodes local to the plan. */
-void act_memory(const struct topology *t, const struct options *o,
-		const struct policy_plan *plan);
+/* Set pinrun's memory policy (which the command inherits) to the nodes
+ * context_plan worked out for --mem. */
+void act_memory(const struct context *ctx, const struct options *o);
 
 /* exec the command; 126 or 127 with a message when it cannot be. */
 void act_exec(char **command) __attribute__((noreturn));

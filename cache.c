@@ -109,6 +109,20 @@ static int make_key(struct cache *c, enum topo_source_kind kind,
 	return 0;
 }
 
+/* A descriptor above stderr's: with stdin, stdout or stderr closed, a file
+ * of the cache must not take their place, where a message or the
+ * command would write to it. */
+static int high(int fd)
+{
+	int moved;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return moved;
+}
+
 /* --- directories -----------------------------------------------------------
  */
 
@@ -144,7 +158,7 @@ static int open_dir(const char *path, int ncreate, bool create)
 	     p = strtok_r(NULL, "/", &save))
 		if (strcmp(p, "."))
 			parts[n++] = p;
-	if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if ((fd = high(open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC))) < 0)
 		return -errno;
 	for (int i = 0; i < n; i++) {
 		bool last = i == n - 1;
@@ -155,8 +169,9 @@ static int open_dir(const char *path, int ncreate, bool create)
 			close(fd);
 			return -EPERM;
 		}
-		next = openat(fd, parts[i],
-			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		next = high(
+		    openat(fd, parts[i],
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 		if (next < 0 && errno == ENOENT && create && i >= n - ncreate &&
 		    parent.st_uid == geteuid()) {
 			if (mkdirat(fd, parts[i], 0700) < 0 &&
@@ -166,9 +181,9 @@ static int open_dir(const char *path, int ncreate, bool create)
 				close(fd);
 				return e;
 			}
-			next = openat(fd, parts[i],
-				      O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					  O_CLOEXEC);
+			next = high(openat(fd, parts[i],
+					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					       O_CLOEXEC));
 		}
 		if (next < 0) {
 			int e = errno == ELOOP || errno == ENOTDIR ? -EPERM
@@ -236,8 +251,8 @@ int cache_load(const struct cache *c, struct topology **out)
 	if (c->dir < 0)
 		return -1;
 	/* Non-blocking: a FIFO put there must not hang the launch. */
-	fd = openat(c->dir, c->name,
-		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = high(openat(c->dir, c->name,
+			 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -280,7 +295,7 @@ static void prune(int dir)
 	time_t now = time(NULL);
 	struct dirent *e;
 	DIR *d;
-	int fd = dup(dir);
+	int fd = high(dup(dir));
 
 	if (fd < 0 || !(d = fdopendir(fd))) {
 		if (fd >= 0)
@@ -348,9 +363,10 @@ int cache_store(struct cache *c, const struct topology *t)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		snprintf(tmp, sizeof(tmp), "%s.%ld.%ld", c->name,
 			 (long)getpid(), ts.tv_nsec);
-		fd = openat(
-		    c->dir, tmp,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = high(
+		    openat(c->dir, tmp,
+			   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			   0600));
 		if (fd >= 0 || errno != EEXIST || tries == 8)
 			break;
 	}

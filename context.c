@@ -7,15 +7,18 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "context.h"
+#include "devices.h"
 #include "errors.h"
 #include "host.h"
 #include "location.h"
+#include "memory.h"
 #include "message.h"
 
 double context_now_ms(void)
@@ -78,23 +81,53 @@ static void narrow(struct context *ctx, const struct cpuset *keep,
 	cpulist_and(&ctx->req.allowed, &ctx->req.allowed, keep);
 }
 
-static void read_share(struct context *ctx, const struct options *o)
-{
-	struct policy_error e;
-	enum launcher_err le;
-	struct cpuset part;
+extern char **environ;
 
-	if (launcher_share(o->share, &ctx->share, &le) < 0) {
-		if (le == LAUNCHER_E_SYNTAX)
-			msg_usage("%s",
-				  errors_launcher(o->share, le, &ctx->share));
-		msg_die("%s", errors_launcher(o->share, le, &ctx->share));
-	}
-	if (policy_share(ctx->t, &ctx->req.allowed, o->smt == SMT_ALL,
-			 (unsigned)ctx->share.index - 1,
-			 (unsigned)ctx->share.count, &part, &e) < 0)
-		msg_die("%s", errors_share(&ctx->share, o->smt == SMT_ALL, &e));
+/* --share: the part, given or worked out from the launcher's variables
+ * and mask, the CPUs the launcher gave pinrun (NULL: another machine's
+ * topology, with no mask of its own). */
+static void read_share(struct context *ctx, const struct options *o,
+		       const struct cpuset *mask)
+{
+	struct launcher_error e;
+	struct cpuset in, part;
+
+	if (launcher_decide(&o->share_spec, environ, ctx->t, mask, &ctx->share,
+			    &e) < 0)
+		msg_die("%s", errors_launcher(o->share, &e, false));
+	cpulist_and(&in, &ctx->req.allowed, &ctx->share.mask);
+	if (launcher_part(ctx->t, &ctx->share, &in, o->smt == SMT_ALL, &part,
+			  &e) < 0)
+		msg_die("%s", errors_launcher(o->share, &e, o->smt == SMT_ALL));
 	narrow(ctx, &part, EXCL_SHARE);
+}
+
+/* --near: keep to the CPUs of the object the device hangs from. */
+static void read_near(struct context *ctx, const struct options *o)
+{
+	const struct topology *t = ctx->t;
+	struct devices_error e;
+	char where[64];
+
+	if (devices_find(t, o->near, &ctx->near, &e) < 0)
+		msg_die("%s", errors_devices(o->near, t, &e));
+	devices_cpus(t, ctx->near, &ctx->near_cpus);
+	if (cpulist_empty(&ctx->near_cpus)) {
+		location_name(t, t->devs[ctx->near].attach, where,
+			      sizeof(where));
+		msg_die("--near=%s: the device is local to %s, which has no "
+			"online CPU that the cgroup allows",
+			msg_input(o->near), where);
+	}
+	if (!cpulist_intersects(&ctx->near_cpus, &ctx->req.allowed))
+		msg_die("--near=%s: none of the CPUs near it (%s) is in the "
+			"allowed set %s%s",
+			msg_input(o->near), msg_cpus(&ctx->near_cpus),
+			msg_cpus(&ctx->req.allowed),
+			o->all || !t->this_system
+			    ? ""
+			    : " (use --all to leave the inherited mask)");
+	narrow(ctx, &ctx->near_cpus, EXCL_NEAR);
 }
 
 /* The CPUs the topology has but cannot be used, by reason. */
@@ -117,10 +150,11 @@ void context_fill(struct context *ctx, const struct options *o,
 {
 	static double busy[CPULIST_MAX];
 	struct policy_request *req = &ctx->req;
-	struct cpuset set;
+	struct cpuset set, mask;
 	int r;
 
 	ctx->t = t;
+	ctx->near = -1;
 	req->kind = o->policy;
 	req->which = o->which;
 	req->index = o->index;
@@ -135,16 +169,25 @@ void context_fill(struct context *ctx, const struct options *o,
 				strerror(-r));
 		narrow(ctx, &set, EXCL_AFFINITY);
 	}
+	/* What the launcher gave pinrun, before --kind narrows it. */
+	mask = req->allowed;
 	if (o->kind != KIND_ANY) {
 		policy_kind_cpus(t, o->kind == KIND_FAST, &set);
 		narrow(ctx, &set, EXCL_KIND);
 	}
+	if (o->near)
+		read_near(ctx, o);
 	if (o->share)
-		read_share(ctx, o);
+		read_share(ctx, o, t->this_system ? &mask : NULL);
 	if (o->spec)
 		read_spec(ctx, o);
 	else if (o->physical && o->which == WHICH_INDEX)
 		physical_index(ctx, o);
+	/* --near alone places on every allowed CPU near the device. */
+	if (o->near && o->policy == POLICY_NONE) {
+		req->kind = POLICY_CPUS;
+		req->cpus = req->allowed;
+	}
 	if (t->this_system && req->which == WHICH_CURRENT) {
 		r = o->pid ? host_last_cpu(o->pid) : host_current_cpu();
 		if (r == -ENOENT && o->pid)
@@ -153,9 +196,16 @@ void context_fill(struct context *ctx, const struct options *o,
 				(int)o->pid);
 		/* Outside its share or kind, 'current' is the first
 		 * candidate inside it. */
-		if (r >= 0 && (o->share || o->kind != KIND_ANY) &&
+		if (r >= 0 && (o->share || o->kind != KIND_ANY || o->near) &&
 		    !cpulist_has(&req->allowed, (unsigned)r)) {
 			ctx->outside = true;
+			ctx->outside_why =
+			    cpulist_has(&ctx->excluded[EXCL_SHARE], (unsigned)r)
+				? EXCL_SHARE
+			    : cpulist_has(&ctx->excluded[EXCL_NEAR],
+					  (unsigned)r)
+				? EXCL_NEAR
+				: EXCL_KIND;
 			r = -1;
 		}
 		req->current_cpu = r;
@@ -167,6 +217,63 @@ void context_fill(struct context *ctx, const struct options *o,
 	}
 }
 
+const char *context_mem_arg(const struct options *o)
+{
+	static const char *const modes[] = {
+		[HOST_MEM_BIND] = "bind",
+		[HOST_MEM_INTERLEAVE] = "interleave",
+		[HOST_MEM_LOCAL] = "local",
+		[HOST_MEM_PREFERRED] = "preferred",
+	};
+	static char text[256];
+
+	snprintf(text, sizeof(text), "%s%s%s", modes[o->mem],
+		 o->mem_nodes ? ":" : "",
+		 o->mem_nodes ? msg_input(o->mem_nodes) : "");
+	return text;
+}
+
+/* --mem's nodes: those given, else the device's (--near), else the
+ * placement's own. On this machine they must be nodes pinrun may use. */
+static void plan_memory(struct context *ctx, const struct options *o,
+			const struct policy_plan *plan)
+{
+	const struct topology *t = ctx->t;
+	struct cpuset *nodes = &ctx->mem_nodes, allowed, outside;
+	struct memory_error e;
+	const char *arg = context_mem_arg(o);
+
+	cpulist_zero(nodes);
+	if (o->mem == HOST_MEM_LOCAL) {
+		ctx->mem_from = MEM_FROM_NONE;
+		return;
+	}
+	if (o->mem_nodes) {
+		ctx->mem_from = MEM_FROM_GIVEN;
+		if (memory_parse(t, o->mem_nodes, nodes, &e) < 0)
+			msg_die("%s", errors_memory(arg, t, &e));
+	} else {
+		ctx->mem_from =
+		    ctx->near >= 0 ? MEM_FROM_DEVICE : MEM_FROM_PLACEMENT;
+		tree_local_numa(
+		    t, ctx->near >= 0 ? &ctx->near_cpus : &plan->cpus, nodes);
+	}
+	if (t->this_system && host_mems_allowed(getpid(), &allowed) == 0) {
+		cpulist_andnot(&outside, nodes, &allowed);
+		if (ctx->mem_from == MEM_FROM_GIVEN && !cpulist_empty(&outside))
+			msg_die("--mem=%s: NUMA node %s is not one this "
+				"process may use (Mems_allowed_list %s)",
+				arg, msg_cpus(&outside), msg_cpus(&allowed));
+		cpulist_and(nodes, nodes, &allowed);
+	}
+	if (cpulist_empty(nodes) && ctx->mem_from == MEM_FROM_DEVICE)
+		msg_die("--mem=%s: no NUMA node local to %s is allowed", arg,
+			msg_input(o->near));
+	if (cpulist_empty(nodes))
+		msg_die("--mem=%s: no NUMA node local to CPUs %s is allowed",
+			arg, msg_cpus(&plan->cpus));
+}
+
 void context_plan(struct context *ctx, const struct options *o,
 		  struct policy_plan *plan)
 {
@@ -174,6 +281,7 @@ void context_plan(struct context *ctx, const struct options *o,
 	struct policy_error e;
 	struct cpuset online, domain;
 	unsigned logical;
+	char what[300];
 	struct policy_facts f = {
 		.what = o->policy_text,
 		.kind = o->policy,
@@ -187,7 +295,13 @@ void context_plan(struct context *ctx, const struct options *o,
 		.this_system = t->this_system,
 	};
 
+	if (!o->policy_text[0] && o->near) {
+		snprintf(what, sizeof(what), "--near=%s", msg_input(o->near));
+		f.what = what;
+	}
 	if (policy_plan(t, &ctx->req, plan, &e) == 0) {
+		if (o->mem_given)
+			plan_memory(ctx, o, plan);
 		ctx->t_planned = context_now_ms();
 		return;
 	}
@@ -216,7 +330,7 @@ bool context_plain_cpus(const struct options *o, struct cpuset *cpus)
 
 	if (o->policy != POLICY_CPUS || !o->command || o->all || o->dry_run ||
 	    o->explain || o->json || o->mem_given || o->pid || o->follow ||
-	    o->share || o->kind != KIND_ANY)
+	    o->share || o->kind != KIND_ANY || o->near || o->list)
 		return false;
 	syntax = cpulist_syntax(o->spec);
 	if (syntax == CPULIST_SYNTAX_LOCATION ||

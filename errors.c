@@ -20,7 +20,7 @@
 struct fields {
 	const char *input, *item, *what, *level, *type, *parent, *units;
 	const char *spec, *cpus, *allowed, *usable, *hint, *machine, *var;
-	const char *why, *comm, *other, *os;
+	const char *why, *comm, *value, *var2, *value2, *other, *os;
 	unsigned long v, v2, max, arity;
 };
 
@@ -37,10 +37,11 @@ static const struct {
 	{                                                                      \
 #n, offsetof(struct fields, n), true                           \
 	}
-	S(input),   S(item), S(what), S(level),	  S(type),   S(parent),
-	S(units),   S(spec), S(cpus), S(allowed), S(usable), S(hint),
-	S(machine), S(var),  S(why),  S(comm),	  S(other),  S(os),
-	N(v),	    N(v2),   N(max),  N(arity),
+	S(input),  S(item),  S(what),	 S(level),  S(type),
+	S(parent), S(units), S(spec),	 S(cpus),   S(allowed),
+	S(usable), S(hint),  S(machine), S(var),    S(why),
+	S(comm),   S(value), S(var2),	 S(value2), S(other),
+	S(os),	   N(v),     N(v2),	 N(max),    N(arity),
 #undef S
 #undef N
 };
@@ -458,51 +459,84 @@ const char *errors_physical(const struct index_facts *pf)
 /* --- --share ---------------------------------------------------------------
  */
 
-static const char *const launcher_words[] = {
-	[LAUNCHER_E_SYNTAX] =
-	    "invalid --share value '{input}': expected I/N (I "
-	    "from 1 to N), auto or auto/N",
-	[LAUNCHER_E_NONE] =
-	    "--share {input}: none of the launcher variables is "
-	    "set (SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK, "
-	    "MPI_LOCALRANKID{hint})",
-	[LAUNCHER_E_SLURM_COUNT] =
-	    "--share {input}: SLURM_LOCALID is set, but not this node's task "
-	    "count (SLURM_STEP_TASKS_PER_NODE with SLURM_NODEID)",
-	[LAUNCHER_E_RANGE] = "invalid --share: part {v} of {v2} (parts count "
-			     "from 1 to the number of parts){why}",
+/* The wordings of one launcher error. */
+enum { LW_PLAIN, LW_AUTO_N, LW_COUNT, LW_TASKS, LW_NODES };
+
+static const struct entry launcher_words[] = {
+	{ LAUNCHER_E_SYNTAX, LW_PLAIN,
+	  "invalid --share value '{input}': expected I/N (I from 1 to N), "
+	  "auto or auto/N" },
+	{ LAUNCHER_E_TOO_LARGE, LW_PLAIN,
+	  "invalid --share value '{input}': {what} is over {max}" },
+	{ LAUNCHER_E_RANGE, LW_PLAIN,
+	  "invalid --share: part {v} of {v2} (parts count from 1 to the "
+	  "number of parts)" },
+	{ LAUNCHER_E_RANGE, LW_AUTO_N,
+	  "invalid --share value '{input}': N counts from 1" },
+	{ LAUNCHER_E_NONE, LW_PLAIN,
+	  "--share {input}: none of the launcher variables is set "
+	  "(OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, SLURM_STEP_ID, "
+	  "SLURM_JOB_ID; or auto/N with PARALLEL_JOBSLOT)" },
+	{ LAUNCHER_E_NO_SLOT, LW_PLAIN,
+	  "--share {input}: PARALLEL_JOBSLOT is not set (auto/N is for GNU "
+	  "parallel's jobs; auto reads Slurm's and MPI's variables)" },
+	{ LAUNCHER_E_BAD_VALUE, LW_PLAIN,
+	  "--share {input}: invalid {var} '{value}': {why}" },
+	{ LAUNCHER_E_MISSING, LW_PLAIN,
+	  "--share {input}: {var} is set, but not {var2}" },
+	{ LAUNCHER_E_BEYOND, LW_COUNT,
+	  "--share {input}: {var}={value} is not below {var2}={value2}" },
+	{ LAUNCHER_E_BEYOND, LW_TASKS,
+	  "--share {input}: {var}={value} is not below this node's {v2} "
+	  "tasks ({var2}={value2})" },
+	{ LAUNCHER_E_BEYOND, LW_NODES,
+	  "--share {input}: {var}={value} is not below the {v2} nodes of "
+	  "{var2}={value2}" },
+	{ LAUNCHER_E_NOMEM, LW_PLAIN, "out of memory" },
+	{ LAUNCHER_E_TOO_MANY, LW_PLAIN,
+	  "--share {v}/{v2}: only {max} {units} allowed{hint}" },
 };
 
-const char *errors_launcher(const char *spec, enum launcher_err e,
-			    const struct launcher_share *sh)
+static const char *const launcher_why_words[] = {
+	[LAUNCHER_WHY_NUMBER] = "not a number",
+	[LAUNCHER_WHY_TOO_LARGE] = "a number over 4294967295",
+	[LAUNCHER_WHY_ZERO] = "it counts from 1",
+	[LAUNCHER_WHY_FLAG] = "expected 0 or 1",
+	[LAUNCHER_WHY_TASKS] = "expected task counts such as 2(x3),1",
+	[LAUNCHER_WHY_BIND_TYPE] = "not a binding type Slurm sets",
+	[LAUNCHER_WHY_BIND_ENTRY] =
+	    "expected masks or CPU numbers such as 0x1,0x2",
+	[LAUNCHER_WHY_NOT_HERE] =
+	    "this task's entry has no CPU of this topology",
+};
+
+const char *errors_launcher(const char *spec, const struct launcher_error *e,
+			    bool pus)
 {
-	char from[300] = "";
+	int variant = LW_PLAIN;
 	struct fields f = {
 		.input = msg_input(spec),
-		.hint = strchr(spec, '/') ? ", PARALLEL_JOBSLOT"
-					  : "; or auto/N with PARALLEL_JOBSLOT",
-		.why = from,
-		.v = sh->index,
-		.v2 = sh->count,
-	};
-
-	if (sh->source[0])
-		snprintf(from, sizeof(from), ", from %s", sh->source);
-	return expand(launcher_words[e], &f);
-}
-
-const char *errors_share(const struct launcher_share *sh, bool pus,
-			 const struct policy_error *e)
-{
-	struct fields f = {
-		.units = units_word(pus, e->value2),
+		.what = e->var && !strcmp(e->var, "I") ? "the part number"
+						       : "the number of parts",
+		.var = e->var,
+		.value = e->value ? msg_input(e->value) : "",
+		.var2 = e->var2,
+		.value2 = e->value2 ? msg_input(e->value2) : "",
+		.why = launcher_why_words[e->why],
+		.units = units_word(pus, e->units),
 		.hint = pus ? "" : " (--smt shares PUs instead)",
-		.v = sh->index,
-		.v2 = sh->count,
-		.max = e->value2,
+		.v = e->number,
+		.v2 = e->number2,
+		.max = e->code == LAUNCHER_E_TOO_MANY ? e->units : LAUNCHER_MAX,
 	};
 
-	return expand("--share {v}/{v2}: only {max} {units} allowed{hint}", &f);
+	if (e->code == LAUNCHER_E_RANGE && !e->number2)
+		variant = LW_AUTO_N;
+	if (e->code == LAUNCHER_E_BEYOND)
+		variant = !strstr(e->var2, "TASKS_PER_NODE") ? LW_COUNT
+			  : !strcmp(e->var, "SLURM_NODEID")  ? LW_NODES
+							     : LW_TASKS;
+	return expand(LOOKUP(launcher_words, e->code, variant), &f);
 }
 
 /* --- topologies ---------------------------------------------------------- */
@@ -554,6 +588,131 @@ const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
 	if (kind == TOPO_SRC_LIVE)
 		return expand("cannot read this machine's topology: {why}", &f);
 	return expand("cannot read topology '{input}': {why}", &f);
+}
+
+/* --- devices (--near) ---------------------------------------------------- */
+
+enum { BY_PCI = 1, NONE_THERE = 2 };
+
+static const struct entry device_words[] = {
+	{ DEVICES_E_EMPTY, PLAIN,
+	  "invalid --near value '{input}': no device name" },
+	{ DEVICES_E_EMPTY, BY_PCI,
+	  "invalid --near value '{input}': no PCI bus id after 'pci='" },
+	{ DEVICES_E_BAD_PCI, BY_PCI,
+	  "invalid --near value '{input}': expected a PCI bus id such as "
+	  "0000:3b:00.0" },
+	{ DEVICES_E_UNKNOWN, PLAIN,
+	  "unknown device '{input}': {machine} has {why}" },
+	{ DEVICES_E_UNKNOWN, NONE_THERE,
+	  "unknown device '{input}': {machine} has no I/O device{hint}" },
+	{ DEVICES_E_UNKNOWN, BY_PCI,
+	  "unknown PCI device '{input}': {machine} has {why}" },
+	{ DEVICES_E_UNKNOWN, BY_PCI | NONE_THERE,
+	  "unknown PCI device '{input}': {machine} has no PCI device{hint}" },
+	{ DEVICES_E_AMBIGUOUS, PLAIN,
+	  "device name '{input}' is ambiguous: {machine} has two, under "
+	  "{item} and {what}: name the one meant as pci=<bus id>" },
+	{ DEVICES_E_AMBIGUOUS, BY_PCI,
+	  "PCI device '{input}' is ambiguous: {machine} has two, under {item} "
+	  "and {what}" },
+};
+
+/* Where an OS device is: under its PCI device, or at its object. */
+static void device_place(const struct topology *t, int dev, char *buf,
+			 size_t size)
+{
+	if (t->devs[dev].busid[0] && t->devs[dev].type != TOPO_DEV_PCI)
+		snprintf(buf, size, "pci=%s", t->devs[dev].busid);
+	else
+		location_name(t, t->devs[dev].attach, buf, size);
+}
+
+const char *errors_devices(const char *spec, const struct topology *t,
+			   const struct devices_error *e)
+{
+	char some[512] = "", a[64] = "", b[64] = "";
+	struct fields f = {
+		.input = msg_input(spec),
+		.machine =
+		    t && t->this_system ? "this machine" : "the topology",
+		.item = a,
+		.what = b,
+		/* A cached table may miss a device plugged in since. */
+		.hint = t && t->this_system ? " that hwloc finds" : "",
+	};
+	int variant = e->pci ? BY_PCI : PLAIN;
+
+	if (e->code == DEVICES_E_UNKNOWN && t) {
+		devices_some(t, e->pci != 0, 8, some, sizeof(some));
+		if (!some[0])
+			variant |= NONE_THERE;
+	}
+	/* Names come from the topology: escaped like input. */
+	f.why = msg_input(some);
+	if (e->code == DEVICES_E_AMBIGUOUS && t && e->first >= 0 &&
+	    e->second >= 0 && (unsigned)e->first < t->ndevs &&
+	    (unsigned)e->second < t->ndevs) {
+		device_place(t, e->first, a, sizeof(a));
+		device_place(t, e->second, b, sizeof(b));
+	}
+	return expand(LOOKUP(device_words, e->code, variant), &f);
+}
+
+/* --- memory nodes (--mem) ------------------------------------------------ */
+
+enum { EMPTY_ITEM = 1, NO_KINDS };
+
+static const struct entry memory_words[] = {
+	{ MEMORY_E_EMPTY, PLAIN,
+	  "invalid --mem value '{input}': no node list after ':'" },
+	{ MEMORY_E_ITEM, PLAIN,
+	  "invalid --mem value '{input}': '{item}' is not a node number, a "
+	  "range or a node kind" },
+	{ MEMORY_E_ITEM, EMPTY_ITEM,
+	  "invalid --mem value '{input}': empty item" },
+	{ MEMORY_E_REVERSED, PLAIN,
+	  "invalid --mem value '{input}': range {v}-{v2} is reversed" },
+	{ MEMORY_E_TOO_LARGE, PLAIN,
+	  "invalid --mem value '{input}': node {item} is too large (the limit "
+	  "is {max})" },
+	{ MEMORY_E_NO_NODE, PLAIN,
+	  "--mem={input}: {machine} has no NUMA node {v} (its nodes: {why})" },
+	{ MEMORY_E_NO_KIND, PLAIN,
+	  "--mem={input}: no NUMA node of {machine} is of kind '{item}' (its "
+	  "kinds: {why})" },
+	{ MEMORY_E_NO_KIND, NO_KINDS,
+	  "--mem={input}: no NUMA node of {machine} is of kind '{item}' (its "
+	  "nodes have no kind)" },
+};
+
+const char *errors_memory(const char *arg, const struct topology *t,
+			  const struct memory_error *e)
+{
+	char some[512] = "";
+	struct cpuset nodes;
+	struct fields f = {
+		.input = msg_input(arg),
+		.item = e->at ? msg_input_n(e->at, e->len) : "",
+		.machine =
+		    t && t->this_system ? "this machine" : "the topology",
+		.why = some,
+		.v = e->value,
+		.v2 = e->value2,
+		.max = MEMORY_MAX_NODES - 1,
+	};
+	int variant = PLAIN;
+
+	if (e->code == MEMORY_E_ITEM && !e->len)
+		variant = EMPTY_ITEM;
+	if (e->code == MEMORY_E_NO_NODE && t) {
+		memory_all(t, &nodes);
+		cpulist_format(&nodes, some, sizeof(some));
+	}
+	if (e->code == MEMORY_E_NO_KIND && t &&
+	    !memory_kinds(t, some, sizeof(some)))
+		variant = NO_KINDS;
+	return expand(LOOKUP(memory_words, e->code, variant), &f);
 }
 
 /* --- follow mode ---------------------------------------------------------- */

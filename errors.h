@@ -10,9 +10,11 @@
 #include <stdbool.h>
 
 #include "cpulist.h"
+#include "devices.h"
 #include "follow.h"
 #include "launcher.h"
 #include "location.h"
+#include "memory.h"
 #include "policy.h"
 #include "topology.h"
 
@@ -59,18 +61,26 @@ struct index_facts {
 };
 const char *errors_physical(const struct index_facts *f);
 
-/* A --share value (spec) that launcher_share refused, or a share that
- * policy_share could not cut (e->code POLICY_E_TOO_MANY). */
-const char *errors_launcher(const char *spec, enum launcher_err e,
-			    const struct launcher_share *sh);
-const char *errors_share(const struct launcher_share *sh, bool pus,
-			 const struct policy_error *e);
+/* A --share value (spec) that launcher_parse or launcher_decide refused,
+ * or a part launcher_part could not cut (pus: --smt, for its units). */
+const char *errors_launcher(const char *spec, const struct launcher_error *e,
+			    bool pus);
 
 /* A topology that could not be had from source: kind and arg as given to
  * topo_load, or for the live machine, the hwloc variable (env_var, NULL
  * when none) that named it. */
 const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
 			const char *arg, const char *env_var);
+
+/* A --near value (spec) that devices_syntax (t NULL) or devices_find on
+ * t refused. */
+const char *errors_devices(const char *spec, const struct topology *t,
+			   const struct devices_error *e);
+
+/* A --mem value (arg: "bind:0,7", as typed) whose node list memory_parse
+ * refused, for its form (t NULL) or on t. */
+const char *errors_memory(const char *arg, const struct topology *t,
+			  const struct memory_error *e);
 
 /* Why --follow cannot trace here. */
 struct follow_facts {

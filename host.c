@@ -176,19 +176,35 @@ out:
 }
 
 /* MPOL_* from <linux/mempolicy.h>, stable kernel ABI. */
-enum { MPOL_BIND_ = 2, MPOL_INTERLEAVE_ = 3, MPOL_LOCAL_ = 4 };
+enum {
+	MPOL_PREFERRED_ = 1,
+	MPOL_BIND_ = 2,
+	MPOL_INTERLEAVE_ = 3,
+	MPOL_LOCAL_ = 4,
+	MPOL_PREFERRED_MANY_ = 5,
+};
 
 int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes)
 {
+	int mpol;
 	long r;
 
-	if (mode == HOST_MEM_LOCAL)
+	switch (mode) {
+	case HOST_MEM_LOCAL:
 		r = syscall(SYS_set_mempolicy, MPOL_LOCAL_, NULL, 0UL);
-	else
-		r = syscall(SYS_set_mempolicy,
-			    mode == HOST_MEM_BIND ? MPOL_BIND_
-						  : MPOL_INTERLEAVE_,
-			    nodes->w, (unsigned long)CPULIST_MAX + 1);
+		return r < 0 ? -errno : 0;
+	case HOST_MEM_PREFERRED:
+		mpol = cpulist_count(nodes) > 1 ? MPOL_PREFERRED_MANY_
+						: MPOL_PREFERRED_;
+		break;
+	case HOST_MEM_INTERLEAVE:
+		mpol = MPOL_INTERLEAVE_;
+		break;
+	default:
+		mpol = MPOL_BIND_;
+	}
+	r = syscall(SYS_set_mempolicy, mpol, nodes->w,
+		    (unsigned long)CPULIST_MAX + 1);
 	return r < 0 ? -errno : 0;
 }
 

@@ -29,8 +29,11 @@ enum host_mempolicy {
 	HOST_MEM_BIND,
 	HOST_MEM_INTERLEAVE,
 	HOST_MEM_LOCAL,
+	HOST_MEM_PREFERRED,
 };
-/* Set the caller's memory policy (nodes is ignored for LOCAL). */
+/* Set the caller's memory policy (nodes is ignored for LOCAL). PREFERRED
+ * with several nodes is the kernel's MPOL_PREFERRED_MANY (Linux 5.15):
+ * an older kernel refuses it with -EINVAL. */
 int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes);
 
 /* What the kernel says can change this machine's topology: the boot, the

@@ -27,14 +27,14 @@ static int fail(struct topo_error *err, enum topo_err code, int sys)
 }
 
 static void __attribute__((noreturn))
-child(int fd, enum topo_source_kind kind, const char *arg)
+child(int fd, enum topo_source_kind kind, const char *arg, bool devices)
 {
 	struct topo_error e = { TOPO_OK, 0 };
 	struct topology *t;
 	void *buf = NULL;
 	size_t len = 0, n = 0;
 
-	if (topo_load(kind, arg, &t, &e) == 0 &&
+	if (topo_load(kind, arg, devices, &t, &e) == 0 &&
 	    topofile_encode("", t, &buf, &len) != TOPOFILE_OK)
 		e.code = TOPO_E_NOMEM;
 	if (write(fd, &e, sizeof(e)) != sizeof(e))
@@ -96,7 +96,7 @@ static enum topo_err read_answer(int fd, pid_t pid, char **buf, size_t *len)
 	}
 }
 
-int loader_load(enum topo_source_kind kind, const char *arg,
+int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 		struct topology **out, struct topo_error *err)
 {
 	struct topo_error answer;
@@ -109,6 +109,24 @@ int loader_load(enum topo_source_kind kind, const char *arg,
 	*out = NULL;
 	if (pipe2(fd, O_CLOEXEC) < 0)
 		return fail(err, TOPO_E_SYSTEM, errno);
+	/* Above stderr: the child sends its stderr to /dev/null while hwloc
+	 * loads, which must not be where the answer goes (pinrun 2>&-). */
+	for (int i = 0; i < 2; i++)
+		if (fd[i] <= 2) {
+			int moved = fcntl(fd[i], F_DUPFD_CLOEXEC, 3);
+
+			close(fd[i]);
+			fd[i] = moved;
+		}
+	if (fd[0] < 0 || fd[1] < 0) {
+		int sys = errno;
+
+		if (fd[0] >= 0)
+			close(fd[0]);
+		if (fd[1] >= 0)
+			close(fd[1]);
+		return fail(err, TOPO_E_SYSTEM, sys);
+	}
 	fflush(NULL);
 	if ((pid = fork()) < 0) {
 		int sys = errno;
@@ -119,7 +137,7 @@ int loader_load(enum topo_source_kind kind, const char *arg,
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		child(fd[1], kind, arg);
+		child(fd[1], kind, arg, devices);
 	}
 	close(fd[1]);
 	e = read_answer(fd[0], pid, &buf, &len);

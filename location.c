@@ -812,7 +812,9 @@ static void combine(struct cpuset *result, const struct cpuset *set, enum op op)
 	}
 }
 
-#define BLANKS " \t\n\v\f\r"
+/* What separates locations: blanks, as the shell's words would be. A
+ * newline is not one: it is a character no location has. */
+#define BLANKS " \t"
 
 /* Evaluate the elements of buf (a copy of spec, split at blanks). */
 static int eval_all(struct eval *ev, char *buf, const char *spec,

@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "cpulist.h"
+#include "devices.h"
+#include "errors.h"
+#include "memory.h"
 #include "message.h"
 #include "options.h"
 #include "pinrun.h"
@@ -37,6 +40,8 @@ enum {
 	OPT_REPORT,
 	OPT_SHARE,
 	OPT_KIND,
+	OPT_NEAR,
+	OPT_LIST,
 	OPT_PHYSICAL,
 	OPT_TID,
 };
@@ -76,13 +81,20 @@ static const struct other_option {
 	  "leave the inherited affinity: any online allowed PU" },
 	{ "physical", no_argument, OPT_PHYSICAL, "",
 	  "location indexes are OS indexes (hwloc's -p)" },
-	{ "mem", required_argument, OPT_MEM, "=<mode>",
-	  "memory policy on the local NUMA nodes: bind,\n"
-	  "                            interleave or local" },
+	{ "near", required_argument, OPT_NEAR, "=<device>",
+	  "keep to the CPUs near an I/O device: eth0,\n"
+	  "                            mlx5_0, cuda0, nvme0n1, pci=<bus id>" },
+	{ "mem", required_argument, OPT_MEM, "=<mode>[:<nodes>]",
+	  "memory policy bind, interleave, preferred or\n"
+	  "                            local, on the placement's NUMA nodes\n"
+	  "                            (the device's with --near) or on\n"
+	  "                            <nodes>: 0,2  all  mcdram" },
 	{ "dry-run", no_argument, 'n', "", "print the CPU list, run nothing" },
 	{ "explain", no_argument, OPT_EXPLAIN, "", "tell why, on stderr" },
 	{ "json", no_argument, OPT_JSON, "",
 	  "print the plan as JSON, run nothing" },
+	{ "list", no_argument, OPT_LIST, "",
+	  "a map of the machine, the placement marked" },
 	{ "topology", required_argument, OPT_TOPOLOGY, " <src>",
 	  "plan on an XML file, a synthetic description\n"
 	  "                            or a saved sysfs tree" },
@@ -134,7 +146,8 @@ static void __attribute__((noreturn)) usage(void)
 	       " pinrun <policy> [options] --dry-run\n"
 	       " pinrun <policy> [options] --pid <pid>\n"
 	       " pinrun <policy> [options] --tid <tid>\n"
-	       " pinrun --show [--json] [<pid>]\n\n"
+	       " pinrun --show [--json] [<pid>]\n"
+	       " pinrun [<policy>] [options] --list\n\n"
 	       "Run a command on CPUs chosen from the machine's topology.\n\n"
 	       "Policies (exactly one):\n");
 	for (size_t i = 0; i < NPOLICIES; i++)
@@ -184,18 +197,21 @@ enum {
 	F_SHARE = 1 << 17,
 	F_KIND = 1 << 18,
 	F_COMMAND = 1 << 19,
-	F_TID = 1 << 20,
-	F_PHYSICAL = 1 << 21,
-	F_QUIET = 1 << 22,
-	F_INDEX = 1 << 23, /* --cpus, --hot=SPEC or --same-*=N */
+	F_NEAR = 1 << 20,
+	F_LIST = 1 << 21,
+	F_TID = 1 << 22,
+	F_PHYSICAL = 1 << 23,
+	F_QUIET = 1 << 24,
+	F_INDEX = 1 << 25, /* --cpus, --hot=SPEC or --same-*=N */
 };
 
 static const char *const flag_names[] = {
-	"",	      "a policy",   "--cpus",	  "--smt",     "--no-smt",
-	"--all",      "--mem",	    "--dry-run",  "--explain", "--json",
-	"--show",     "--pid",	    "--topology", "--follow",  "--threads",
-	"--wait-all", "--report",   "--share",	  "--kind",    "a command",
-	"--tid",      "--physical", "--quiet",	  "an index",
+	"",	      "a policy", "--cpus",	"--smt",      "--no-smt",
+	"--all",      "--mem",	  "--dry-run",	"--explain",  "--json",
+	"--show",     "--pid",	  "--topology", "--follow",   "--threads",
+	"--wait-all", "--report", "--share",	"--kind",     "a command",
+	"--near",     "--list",	  "--tid",	"--physical", "--quiet",
+	"an index",
 };
 
 /* A rule fires when any option of `given` was given, with any of `with`
@@ -209,11 +225,19 @@ static const struct rule {
 	{ F_SHOW,
 	  F_POLICY | F_PID | F_TOPOLOGY | F_EXPLAIN | F_DRY_RUN | F_MEM |
 	      F_ALL | F_SMT | F_NO_SMT | F_FOLLOW | F_THREADS | F_WAIT_ALL |
-	      F_REPORT | F_SHARE | F_KIND | F_TID | F_PHYSICAL | F_QUIET,
+	      F_REPORT | F_SHARE | F_KIND | F_NEAR | F_LIST | F_TID |
+	      F_PHYSICAL | F_QUIET,
 	  0, "--show takes only a pid (and --json): {other} does not apply" },
-	{ F_ANY, 0, F_SHOW | F_POLICY,
+	{ F_LIST,
+	  F_COMMAND | F_PID | F_TID | F_DRY_RUN | F_FOLLOW | F_THREADS |
+	      F_WAIT_ALL | F_REPORT,
+	  0, "--list prints a map and runs nothing: {other} does not apply" },
+	{ F_ANY, 0, F_SHOW | F_POLICY | F_NEAR | F_LIST,
 	  "no policy given: use one of --hot, --same-chip, --same-numa, "
 	  "--same-cache, --spread or --cpus" },
+	{ F_MEM, F_LIST, F_POLICY | F_NEAR,
+	  "--mem with --list marks a placement's memory: give a policy or "
+	  "--near" },
 	{ F_CPUS, F_SMT | F_NO_SMT, 0,
 	  "--cpus places exactly the CPUs given: {other} does not apply" },
 	{ F_PID, F_COMMAND, 0,
@@ -236,7 +260,8 @@ static const struct rule {
 	  "--physical reads the indexes of --cpus, --hot= and --same-*=: give "
 	  "one of them" },
 	{ F_ANY, 0,
-	  F_SHOW | F_COMMAND | F_PID | F_TID | F_DRY_RUN | F_JSON | F_EXPLAIN,
+	  F_SHOW | F_COMMAND | F_PID | F_TID | F_DRY_RUN | F_JSON | F_EXPLAIN |
+	      F_LIST,
 	  "no command given (use --dry-run to print the placement only)" },
 	{ F_TOPOLOGY, F_COMMAND | F_PID, F_DRY_RUN | F_JSON,
 	  "--topology is for planning only: add --dry-run, or drop --topology "
@@ -282,7 +307,8 @@ static unsigned given_flags(const struct options *o)
 	       (o->threads ? F_THREADS : 0) | (o->wait_all ? F_WAIT_ALL : 0) |
 	       (o->report ? F_REPORT : 0) | (o->share ? F_SHARE : 0) |
 	       (o->kind != KIND_ANY ? F_KIND : 0) |
-	       (o->command ? F_COMMAND : 0) | (o->physical ? F_PHYSICAL : 0) |
+	       (o->command ? F_COMMAND : 0) | (o->near ? F_NEAR : 0) |
+	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
 	       (o->quiet ? F_QUIET : 0) |
 	       (o->spec ||
 			(o->which == WHICH_INDEX &&
@@ -438,6 +464,8 @@ static const char *once(const char *old, const char *value, const char *name)
 	return value;
 }
 
+/* --mem=MODE or MODE:NODES; the nodes are read against the topology
+ * later (memory.c), their form here. */
 static void parse_mem(struct options *o, const char *arg)
 {
 	static const struct {
@@ -445,19 +473,55 @@ static void parse_mem(struct options *o, const char *arg)
 		enum host_mempolicy mode;
 	} modes[] = { { "bind", HOST_MEM_BIND },
 		      { "interleave", HOST_MEM_INTERLEAVE },
+		      { "preferred", HOST_MEM_PREFERRED },
 		      { "local", HOST_MEM_LOCAL } };
+	size_t len = strcspn(arg, ":");
+	struct memory_error e;
+	struct cpuset nodes;
 
 	if (o->mem_given)
 		msg_usage("--mem given twice");
 	o->mem_given = true;
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (!strcmp(arg, modes[i].name)) {
+		if (strlen(modes[i].name) == len &&
+		    !strncmp(arg, modes[i].name, len)) {
 			o->mem = modes[i].mode;
+			if (!arg[len])
+				return;
+			if (o->mem == HOST_MEM_LOCAL)
+				msg_usage("invalid --mem value '%s': local "
+					  "takes no node list",
+					  msg_input(arg));
+			if (memory_parse(NULL, arg + len + 1, &nodes, &e) < 0)
+				msg_usage("%s", errors_memory(arg, NULL, &e));
+			o->mem_nodes = arg + len + 1;
 			return;
 		}
-	msg_usage("invalid --mem value '%s': expected bind, interleave or "
-		  "local",
+	msg_usage("invalid --mem value '%s': expected bind, interleave, "
+		  "preferred or local",
 		  msg_input(arg));
+}
+
+/* --share's syntax, before anything is read: I/N, auto or auto/N. A part
+ * out of range is no usage error, as before. */
+static void parse_share(struct options *o)
+{
+	struct launcher_error e;
+
+	if (launcher_parse(o->share, &o->share_spec, &e) == 0)
+		return;
+	if (e.code == LAUNCHER_E_RANGE && e.number2)
+		msg_die("%s", errors_launcher(o->share, &e, false));
+	msg_usage("%s", errors_launcher(o->share, &e, false));
+}
+
+static void parse_near(struct options *o, const char *arg)
+{
+	struct devices_error e;
+
+	o->near = once(o->near, arg, "near");
+	if (devices_syntax(arg, &e) < 0)
+		msg_usage("%s", errors_devices(arg, NULL, &e));
 }
 
 static void parse_kind(struct options *o, const char *arg, bool *seen)
@@ -670,9 +734,16 @@ const struct options *options_parse(int argc, char **argv)
 			break;
 		case OPT_SHARE:
 			o.share = once(o.share, optarg, "share");
+			parse_share(&o);
 			break;
 		case OPT_KIND:
 			parse_kind(&o, optarg, &kind_seen);
+			break;
+		case OPT_NEAR:
+			parse_near(&o, optarg);
+			break;
+		case OPT_LIST:
+			o.list = true;
 			break;
 		case 'h':
 			usage();

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "host.h"
+#include "launcher.h"
 #include "policy.h"
 
 enum kind_choice { KIND_ANY, KIND_FAST, KIND_SLOW };
@@ -24,11 +25,14 @@ struct options {
 	bool all;
 	bool physical; /* --physical: location indexes are OS indexes */
 	enum kind_choice kind;
-	const char *share; /* --share as given, or NULL */
+	const char *share;		 /* --share as given, or NULL */
+	struct launcher_spec share_spec; /* --share read */
 	bool mem_given;
 	enum host_mempolicy mem;
+	const char *mem_nodes; /* --mem=MODE:NODES's NODES, or NULL */
+	const char *near;      /* --near=DEV, or NULL */
 	/* What to do with it. */
-	bool dry_run, explain, json, show;
+	bool dry_run, explain, json, show, list;
 	pid_t pid;  /* --pid, --tid, or --show's pid; 0: none */
 	bool tid;   /* pid came from --tid: one thread, not all */
 	bool quiet; /* no --pid/--tid feedback */

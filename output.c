@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "devices.h"
 #include "errors.h"
 #include "host.h"
 #include "json.h"
@@ -37,6 +38,7 @@ static const struct {
 	[EXCL_AFFINITY] = { "affinity", "not in the inherited affinity (use "
 					"--all to include them)" },
 	[EXCL_KIND] = { "kind", NULL },	  /* worded with the kind */
+	[EXCL_NEAR] = { "near", NULL },	  /* worded with the device */
 	[EXCL_SHARE] = { "share", NULL }, /* worded with the share */
 };
 
@@ -70,6 +72,168 @@ static const char *plural(unsigned n)
 	return n == 1 ? "" : "s";
 }
 
+/* The variables --share auto read, as "NAME=value, NAME unset". */
+static const char *share_vars(const struct launcher_decision *d)
+{
+	static char text[4096];
+	size_t n = 0;
+
+	text[0] = '\0';
+	for (unsigned i = 0; i < d->nvars && n < sizeof(text); i++)
+		n += (size_t)snprintf(
+		    text + n, sizeof(text) - n, "%s%s%s%s", i ? ", " : "",
+		    d->vars[i].name, d->vars[i].value ? "=" : " unset",
+		    d->vars[i].value ? msg_input(d->vars[i].value) : "");
+	return text;
+}
+
+/* --share auto: who started pinrun, how it bound the ranks, and the rule
+ * that gives this rank its part. */
+static void explain_launcher(const struct context *ctx)
+{
+	const struct launcher_decision *d = &ctx->share;
+	const struct topology *t = ctx->t;
+	const char *who = launcher_name(d->kind);
+	char object[64] = "";
+	const char *shared = d->count == 1 ? "no other rank has it: pinrun "
+					     "plans inside it, whole"
+					   : "the ranks that have it split it";
+
+	if (d->object >= 0)
+		location_name(t, d->object, object, sizeof(object));
+	switch (d->kind) {
+	case LAUNCHER_SLURM_JOB:
+		msg_note("share: a Slurm job with no step, a batch script or "
+			 "an salloc shell (%s): the one process of the "
+			 "allocation",
+			 share_vars(d));
+		break;
+	case LAUNCHER_PARALLEL:
+		msg_note("share: GNU parallel, job slot %lu of %lu (%s)",
+			 d->rank + 1, d->ranks, share_vars(d));
+		break;
+	default:
+		msg_note("share: %s, %s %lu of the %lu on this node, from 0 "
+			 "(%s)",
+			 d->kind == LAUNCHER_SLURM_STEP ? "Slurm step" : who,
+			 d->kind == LAUNCHER_SLURM_STEP ? "task" : "local rank",
+			 d->rank, d->ranks, share_vars(d));
+	}
+	if (d->mask_from_list)
+		msg_note("share: planning for another machine: the task's "
+			 "mask is its entry of SLURM_CPU_BIND_LIST");
+	switch (d->binding) {
+	case BINDING_NONE:
+		msg_note("share: %s did not bind the ranks: the %lu of them "
+			 "split CPUs %s",
+			 who, d->count, msg_cpus(&d->mask));
+		break;
+	case BINDING_ALONE:
+		msg_note("share: alone on the allocation: all of CPUs %s",
+			 msg_cpus(&d->mask));
+		break;
+	case BINDING_LIST:
+		msg_note("share: Slurm bound this task to CPUs %s (entry %lu "
+			 "of SLURM_CPU_BIND_LIST): %s",
+			 msg_cpus(&d->mask), d->entry + 1,
+			 d->count == 1 ? "no other task of the step here has "
+					 "it: pinrun plans inside it, whole"
+				       : "the step's tasks here that have it "
+					 "split it");
+		break;
+	case BINDING_RANK:
+		msg_note("share: Slurm bound each task to a CPU of its own "
+			 "(--cpu-bind=rank): pinrun plans inside CPUs %s",
+			 msg_cpus(&d->mask));
+		break;
+	case BINDING_OBJECTS:
+		msg_note("share: %s bound this rank to %s, CPUs %s; its ranks "
+			 "go round-robin over the %lu %s%s of the node: %s",
+			 who, object, msg_cpus(&d->mask), d->objects,
+			 tree_type_name(t->objs[d->object].type),
+			 plural((unsigned)d->objects), shared);
+		break;
+	case BINDING_UNITS:
+		msg_note("share: %s bound this rank to %s, CPUs %s; its ranks "
+			 "fill the cores in order (its mapping policy): %s",
+			 who, object, msg_cpus(&d->mask), shared);
+		break;
+	case BINDING_OWN:
+		msg_note("share: %s bound this rank to CPUs %s, a set of its "
+			 "own: pinrun plans inside it, whole",
+			 who, msg_cpus(&d->mask));
+		break;
+	case BINDING_MOVED:
+		msg_note("share: CPUs %s are %s, where %s does not map this "
+			 "rank: it was moved after launch, and plans inside "
+			 "them, whole",
+			 msg_cpus(&d->mask), object, who);
+		break;
+	}
+}
+
+static void explain_share(const struct context *ctx, bool pus)
+{
+	const struct launcher_decision *d = &ctx->share;
+	char excluded[4200] = "";
+
+	if (d->kind != LAUNCHER_GIVEN)
+		explain_launcher(ctx);
+	if (!cpulist_empty(&ctx->excluded[EXCL_SHARE]))
+		snprintf(excluded, sizeof(excluded),
+			 "; excluded %s: the other shares",
+			 msg_cpus(&ctx->excluded[EXCL_SHARE]));
+	if (d->wrapped)
+		msg_note("share %lu of %lu: the %lu ranks that share CPUs %s "
+			 "outnumber its %lu %s: one each, round them: CPUs "
+			 "%s%s",
+			 d->index % d->units + 1, d->units, d->count,
+			 msg_cpus(&d->mask), d->units,
+			 pus ? (d->units == 1 ? "PU" : "PUs")
+			     : (d->units == 1 ? "core" : "cores"),
+			 msg_cpus(&ctx->req.allowed), excluded);
+	else
+		msg_note("share %lu of %lu: CPUs %s%s", d->index + 1, d->count,
+			 msg_cpus(&ctx->req.allowed), excluded);
+}
+
+/* "mlx5_0 (openfabrics, pci 0003:01:00.0)" */
+static void device_words(const struct topology *t, int dev, char *buf,
+			 size_t size)
+{
+	const struct topo_dev *d = &t->devs[dev];
+
+	if (d->type == TOPO_DEV_PCI)
+		snprintf(buf, size, "pci=%s (%s)", d->busid,
+			 devices_class_name(d->pci_class));
+	else
+		snprintf(buf, size, "%s (%s%s%s%s%s)", msg_input(d->name),
+			 devices_type_name(d->type), d->subtype[0] ? " " : "",
+			 msg_input(d->subtype), d->busid[0] ? ", pci " : "",
+			 d->busid);
+}
+
+static void explain_near(const struct context *ctx, const struct options *o)
+{
+	const struct topology *t = ctx->t;
+	char dev[400], where[64];
+	int at = t->devs[ctx->near].attach;
+
+	device_words(t, ctx->near, dev, sizeof(dev));
+	location_name(t, at, where, sizeof(where));
+	if (at == 0)
+		msg_note("near %s: local to the whole machine (%s), not to "
+			 "one part of it: every CPU is as near",
+			 dev, where);
+	else
+		msg_note("near %s: local to %s, CPUs %s", dev, where,
+			 msg_cpus(&ctx->near_cpus));
+	if (!cpulist_empty(&ctx->excluded[EXCL_NEAR]))
+		msg_note("excluded %s: not near %s",
+			 msg_cpus(&ctx->excluded[EXCL_NEAR]),
+			 msg_input(o->near));
+}
+
 static void explain_exclusions(const struct context *ctx,
 			       const struct options *o)
 {
@@ -87,18 +251,33 @@ static void explain_exclusions(const struct context *ctx,
 			 msg_cpus(&ctx->excluded[EXCL_KIND]),
 			 o->kind == KIND_FAST ? "fastest" : "slowest",
 			 o->kind == KIND_FAST ? "fast" : "slow");
+	if (ctx->near >= 0)
+		explain_near(ctx, o);
 	if (ctx->share.count)
-		msg_note("share %lu of %lu%s%s%s: CPUs %s; excluded %s: the "
-			 "other shares",
-			 ctx->share.index, ctx->share.count,
-			 ctx->share.source[0] ? " (from " : "",
-			 ctx->share.source, ctx->share.source[0] ? ")" : "",
-			 msg_cpus(&ctx->req.allowed),
-			 msg_cpus(&ctx->excluded[EXCL_SHARE]));
+		explain_share(ctx, o->smt == SMT_ALL);
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
 			 "first candidate inside it",
-			 ctx->share.count ? "share" : "core kind");
+			 ctx->outside_why == EXCL_SHARE	 ? "share"
+			 : ctx->outside_why == EXCL_NEAR ? "device's CPUs"
+							 : "core kind");
+}
+
+static void explain_memory(const struct context *ctx, const struct options *o)
+{
+	static const char *const from[] = {
+		[MEM_FROM_PLACEMENT] = "the placement's own",
+		[MEM_FROM_DEVICE] = "local to the device",
+		[MEM_FROM_GIVEN] = "as given",
+	};
+
+	if (ctx->mem_from == MEM_FROM_NONE)
+		msg_note("mem: local: each page on the node of the CPU that "
+			 "first touches it");
+	else
+		msg_note("mem: %s on NUMA node%s %s (%s)", context_mem_arg(o),
+			 cpulist_count(&ctx->mem_nodes) == 1 ? "" : "s",
+			 msg_cpus(&ctx->mem_nodes), from[ctx->mem_from]);
 }
 
 static void explain_choice(const struct context *ctx, const struct options *o,
@@ -108,7 +287,8 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 	char name[64] = "";
 
 	if (!t->this_system && o->which != WHICH_INDEX &&
-	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS)
+	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS &&
+	    o->policy != POLICY_NONE)
 		msg_note("planning for another machine: 'current' and 'idle' "
 			 "mean the first candidate");
 	if (o->policy == POLICY_SAME_NUMA && plan->domain >= 0)
@@ -135,10 +315,17 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 			 o->policy_text, name);
 		break;
 	case REASON_GIVEN:
-		msg_note("%s: as given", o->policy_text);
+		if (o->policy == POLICY_NONE)
+			msg_note("--near=%s: every allowed CPU near the device",
+				 msg_input(o->near));
+		else
+			msg_note("%s: as given", o->policy_text);
 		break;
 	}
-	msg_note("rule: %s", rules[o->policy]);
+	if (o->policy != POLICY_NONE)
+		msg_note("rule: %s", rules[o->policy]);
+	if (o->mem_given)
+		explain_memory(ctx, o);
 }
 
 void output_explain(const struct context *ctx, const struct options *o,
@@ -212,6 +399,95 @@ static void print_json(struct json *j)
 	json_free(j);
 }
 
+void output_json_counts(struct json *j, const struct topology *t)
+{
+	json_key(j, "source");
+	json_string(j, t->source);
+	json_key(j, "packages");
+	json_int(j, tree_count(t, TOPO_PACKAGE));
+	json_key(j, "numa_nodes");
+	json_int(j, t->nnuma);
+	json_key(j, "l3");
+	json_int(j, tree_count(t, TOPO_L3));
+	json_key(j, "cores");
+	json_int(j, tree_count(t, TOPO_CORE));
+	json_key(j, "pus");
+	json_int(j, t->npus);
+}
+
+void output_json_set(struct json *j, const char *key, const struct cpuset *set)
+{
+	json_set(j, key, set);
+}
+
+void output_json_print(struct json *j)
+{
+	print_json(j);
+}
+
+void output_json_device(struct json *j, const struct topology *t, int dev)
+{
+	const struct topo_dev *d = &t->devs[dev];
+	struct cpuset cpus, nodes;
+	char where[64];
+
+	devices_cpus(t, dev, &cpus);
+	tree_local_numa(t, &cpus, &nodes);
+	location_name(t, d->attach, where, sizeof(where));
+	json_key(j, "name");
+	json_string(j, d->name);
+	json_key(j, "type");
+	json_string(j, devices_type_name(d->type));
+	json_key(j, "subtype");
+	json_string(j, d->subtype);
+	json_key(j, "pci");
+	json_string(j, d->busid);
+	if (d->type == TOPO_DEV_PCI) {
+		json_key(j, "class");
+		json_string(j, devices_class_name(d->pci_class));
+	}
+	json_key(j, "local_to");
+	json_string(j, where);
+	json_set(j, "cpus", &cpus);
+	json_set(j, "numa", &nodes);
+}
+
+/* "near": the device and where it is. */
+static void output_json_near(struct json *j, const struct context *ctx)
+{
+	json_key(j, "near");
+	json_open(j, '{');
+	output_json_device(j, ctx->t, ctx->near);
+	json_close(j, '}');
+}
+
+/* "mem": the policy and its nodes. */
+static void output_json_memory(struct json *j, const struct context *ctx,
+			       const struct options *o)
+{
+	static const char *const modes[] = {
+		[HOST_MEM_BIND] = "bind",
+		[HOST_MEM_INTERLEAVE] = "interleave",
+		[HOST_MEM_LOCAL] = "local",
+		[HOST_MEM_PREFERRED] = "preferred",
+	};
+	static const char *const from[] = {
+		[MEM_FROM_PLACEMENT] = "placement",
+		[MEM_FROM_DEVICE] = "device",
+		[MEM_FROM_GIVEN] = "given",
+		[MEM_FROM_NONE] = "none",
+	};
+
+	json_key(j, "mem");
+	json_open(j, '{');
+	json_key(j, "policy");
+	json_string(j, modes[o->mem]);
+	json_set(j, "nodes", &ctx->mem_nodes);
+	json_key(j, "from");
+	json_string(j, from[ctx->mem_from]);
+	json_close(j, '}');
+}
+
 void output_json(const struct context *ctx, const struct options *o,
 		 const struct policy_plan *plan)
 {
@@ -229,7 +505,8 @@ void output_json(const struct context *ctx, const struct options *o,
 	tree_local_numa(t, &plan->cpus, &nodes);
 	json_open(&j, '{');
 	json_key(&j, "policy");
-	json_string(&j, policy_name(o->policy));
+	json_string(&j,
+		    o->policy == POLICY_NONE ? "near" : policy_name(o->policy));
 	json_key(&j, "reason");
 	json_string(&j, reasons[plan->reason]);
 	json_set(&j, "cpus", &plan->cpus);
@@ -252,20 +529,13 @@ void output_json(const struct context *ctx, const struct options *o,
 		json_set(&j, exclusions[i].key, &ctx->excluded[i]);
 	json_set(&j, "smt", &plan->smt_dropped);
 	json_close(&j, '}');
+	if (ctx->near >= 0)
+		output_json_near(&j, ctx);
+	if (o->mem_given)
+		output_json_memory(&j, ctx, o);
 	json_key(&j, "topology");
 	json_open(&j, '{');
-	json_key(&j, "source");
-	json_string(&j, t->source);
-	json_key(&j, "packages");
-	json_int(&j, tree_count(t, TOPO_PACKAGE));
-	json_key(&j, "numa_nodes");
-	json_int(&j, t->nnuma);
-	json_key(&j, "l3");
-	json_int(&j, tree_count(t, TOPO_L3));
-	json_key(&j, "cores");
-	json_int(&j, tree_count(t, TOPO_CORE));
-	json_key(&j, "pus");
-	json_int(&j, t->npus);
+	output_json_counts(&j, t);
 	json_close(&j, '}');
 	json_close(&j, '}');
 	free(objects);

@@ -10,8 +10,10 @@
 #include "act.h"
 #include "cache.h"
 #include "context.h"
+#include "devices.h"
 #include "errors.h"
 #include "follower.h"
+#include "list.h"
 #include "loader.h"
 #include "message.h"
 #include "options.h"
@@ -33,6 +35,7 @@ static struct topology *load(const struct options *o, struct context *ctx)
 	    o->topology ? topo_source_kind(o->topology) : TOPO_SRC_LIVE;
 	enum cache_unusable why = CACHE_NO_KEY;
 	const char *env_var = kind == TOPO_SRC_LIVE ? topo_env_source() : NULL;
+	bool devices = o->near || o->list;
 	struct topo_error e;
 	struct topology *t;
 	struct cache c;
@@ -40,12 +43,18 @@ static struct topology *load(const struct options *o, struct context *ctx)
 	ctx->cache = "disabled";
 	if (!o->no_cache && (why = cache_open(&c, kind, o->topology)) == 0 &&
 	    cache_load(&c, &t) == 0) {
-		ctx->cache = "hit";
-		goto loaded;
+		/* An entry saved without devices, or (this machine) without
+		 * the device asked for, which may have come since. */
+		if (!devices || (t->devices && (!o->near || !t->this_system ||
+						devices_known(t, o->near)))) {
+			ctx->cache = "hit";
+			goto loaded;
+		}
+		tree_free(t);
 	}
 	if (!o->no_cache && why)
 		ctx->cache = unusable_words[why];
-	if (loader_load(kind, o->topology, &t, &e) < 0)
+	if (loader_load(kind, o->topology, devices, &t, &e) < 0)
 		msg_die("%s",
 			errors_topo(&e, kind,
 				    env_var ? getenv(env_var) : o->topology,
@@ -85,10 +94,17 @@ int main(int argc, char **argv)
 		return msg_close_stdout(PINRUN_EXIT_OK);
 	}
 	context_fill(&ctx, o, t);
+	if (o->list && ctx.req.kind == POLICY_NONE) {
+		list_print(&ctx, o, NULL);
+		tree_free(t);
+		return msg_close_stdout(PINRUN_EXIT_OK);
+	}
 	context_plan(&ctx, o, &plan);
 	if (o->explain)
 		output_explain(&ctx, o, &plan);
-	if (o->json)
+	if (o->list)
+		list_print(&ctx, o, &plan);
+	else if (o->json)
 		output_json(&ctx, o, &plan);
 	else if (o->dry_run)
 		output_dry_run(&plan);
@@ -102,7 +118,7 @@ int main(int argc, char **argv)
 		else
 			act_bind(0, &plan.cpus);
 		if (o->mem_given)
-			act_memory(t, o, &plan);
+			act_memory(&ctx, o);
 		tree_free(t);
 		policy_plan_free(&plan);
 		act_exec(o->command);

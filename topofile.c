@@ -10,8 +10,9 @@
 
 #include "topofile.h"
 
-/* Bump when the layout below changes. */
-#define FORMAT 2
+/* Bump when the layout below changes. 3: NUMA memory, kind and
+ * distances; I/O devices. */
+#define FORMAT 3
 static const char magic[8] = { 'p', 'i', 'n', 'r', 'u', 'n', 'T', '\n' };
 
 uint64_t topofile_checksum(const void *buf, size_t len)
@@ -58,10 +59,32 @@ static void put32(struct writer *w, uint32_t v)
 	put(w, &v, sizeof(v));
 }
 
+static void put64(struct writer *w, uint64_t v)
+{
+	put(w, &v, sizeof(v));
+}
+
 static void put_string(struct writer *w, const char *s)
 {
 	put32(w, (uint32_t)strlen(s));
 	put(w, s, strlen(s));
+}
+
+static void put_devices(struct writer *w, const struct topology *t)
+{
+	put32(w, t->devices);
+	put32(w, t->ndevs);
+	for (unsigned i = 0; i < t->ndevs; i++) {
+		const struct topo_dev *d = &t->devs[i];
+
+		put32(w, d->type);
+		put32(w, (uint32_t)d->attach);
+		put32(w, (uint32_t)d->pci);
+		put32(w, d->pci_class);
+		put_string(w, d->busid);
+		put_string(w, d->name);
+		put_string(w, d->subtype);
+	}
 }
 
 enum topofile_err topofile_encode(const char *key, const struct topology *t,
@@ -87,7 +110,13 @@ enum topofile_err topofile_encode(const char *key, const struct topology *t,
 	for (unsigned i = 0; i < t->nnuma; i++) {
 		put32(&w, t->numa[i].os);
 		put32(&w, (uint32_t)t->numa[i].attach);
+		put64(&w, t->numa[i].bytes);
+		put_string(&w, t->numa[i].kind);
 	}
+	put32(&w, t->distances != NULL);
+	for (unsigned i = 0; t->distances && i < t->nnuma * t->nnuma; i++)
+		put32(&w, t->distances[i]);
+	put_devices(&w, t);
 	put(&w, &t->complete, sizeof(t->complete));
 	put32(&w, t->this_system);
 	put_string(&w, t->source);
@@ -121,6 +150,19 @@ static uint32_t get32(struct reader *rd)
 	}
 	memcpy(&v, rd->p, 4);
 	rd->p += 4;
+	return v;
+}
+
+static uint64_t get64(struct reader *rd)
+{
+	uint64_t v = 0;
+
+	if (rd->end - rd->p < 8) {
+		rd->bad = true;
+		return 0;
+	}
+	memcpy(&v, rd->p, 8);
+	rd->p += 8;
 	return v;
 }
 
@@ -176,6 +218,69 @@ static bool read_object(struct reader *rd, struct topology *t, uint32_t i,
 	return true;
 }
 
+/* The NUMA nodes, each with its memory and kind, and their distances. */
+static void read_numa(struct reader *rd, struct topology *t)
+{
+	uint32_t n = rd->bad ? 0 : get32(rd);
+	unsigned *m;
+
+	if (n > 1u << 16)
+		rd->bad = true;
+	for (uint32_t i = 0; i < n && !rd->bad; i++) {
+		uint32_t os = get32(rd);
+		int32_t attach = (int32_t)get32(rd);
+		uint64_t bytes = get64(rd);
+		int k;
+
+		if (rd->bad || attach < 0 || (uint32_t)attach >= t->nobjs ||
+		    (k = tree_add_numa(t, attach, os)) < 0) {
+			rd->bad = true;
+			break;
+		}
+		t->numa[k].bytes = bytes;
+		get_string(rd, t->numa[k].kind, sizeof(t->numa[k].kind));
+	}
+	if (rd->bad || !get32(rd))
+		return;
+	if (!(m = malloc(((size_t)n * n + 1) * sizeof(*m)))) {
+		rd->bad = true;
+		return;
+	}
+	for (size_t i = 0; i < (size_t)n * n && !rd->bad; i++)
+		m[i] = get32(rd);
+	if (!rd->bad && tree_set_distances(t, m) < 0)
+		rd->bad = true;
+	free(m);
+}
+
+/* The I/O devices, each checked by the builder. */
+static void read_devices(struct reader *rd, struct topology *t)
+{
+	uint32_t n;
+
+	t->devices = get32(rd) != 0;
+	n = rd->bad ? 0 : get32(rd);
+	if (n > 1u << 20)
+		rd->bad = true;
+	for (uint32_t i = 0; i < n && !rd->bad; i++) {
+		struct topo_dev d;
+		uint32_t type = get32(rd);
+
+		memset(&d, 0, sizeof(d));
+		if (type >= TOPO_DEV_NTYPES)
+			rd->bad = true;
+		d.type = (enum topo_dev_type)(type % TOPO_DEV_NTYPES);
+		d.attach = (int32_t)get32(rd);
+		d.pci = (int32_t)get32(rd);
+		d.pci_class = get32(rd);
+		get_string(rd, d.busid, sizeof(d.busid));
+		get_string(rd, d.name, sizeof(d.name));
+		get_string(rd, d.subtype, sizeof(d.subtype));
+		if (!rd->bad && tree_add_dev(t, &d) < 0)
+			rd->bad = true;
+	}
+}
+
 /* Rebuild the topology through the builder. */
 static enum topofile_err decode(struct reader *rd, const char *key,
 				struct topology **out)
@@ -199,15 +304,9 @@ static enum topofile_err decode(struct reader *rd, const char *key,
 	for (uint32_t i = 0; i < n && !rd->bad; i++)
 		if (!read_object(rd, t, i, &pus))
 			rd->bad = true;
-	n = rd->bad ? 0 : get32(rd);
-	for (uint32_t i = 0; i < n && !rd->bad; i++) {
-		uint32_t os = get32(rd);
-		int32_t attach = (int32_t)get32(rd);
-
-		if (attach < 0 || (uint32_t)attach >= t->nobjs ||
-		    tree_add_numa(t, attach, os) < 0)
-			rd->bad = true;
-	}
+	read_numa(rd, t);
+	if (!rd->bad)
+		read_devices(rd, t);
 	if (!rd->bad) {
 		const char *set = get_bytes(rd, sizeof(t->complete));
 

@@ -45,6 +45,10 @@ static struct {
 	int (*cpukinds_get_info)(hwloc_topology_t, unsigned, hwloc_bitmap_t,
 				 int *, unsigned *, struct hwloc_info_s **,
 				 unsigned long);
+	int (*distances_get_by_type)(hwloc_topology_t, hwloc_obj_type_t,
+				     unsigned *, struct hwloc_distances_s **,
+				     unsigned long, unsigned long);
+	void (*distances_release)(hwloc_topology_t, struct hwloc_distances_s *);
 	hwloc_bitmap_t (*bitmap_alloc)(void);
 	void (*bitmap_free)(hwloc_bitmap_t);
 	int (*bitmap_next)(hwloc_const_bitmap_t, int);
@@ -75,6 +79,8 @@ static int open_hwloc(void)
 		SYMBOL(obj_by_depth, hwloc_get_obj_by_depth),
 		SYMBOL(cpukinds_get_nr, hwloc_cpukinds_get_nr),
 		SYMBOL(cpukinds_get_info, hwloc_cpukinds_get_info),
+		SYMBOL(distances_get_by_type, hwloc_distances_get_by_type),
+		SYMBOL(distances_release, hwloc_distances_release),
 		SYMBOL(bitmap_alloc, hwloc_bitmap_alloc),
 		SYMBOL(bitmap_free, hwloc_bitmap_free),
 		SYMBOL(bitmap_next, hwloc_bitmap_next),
@@ -183,6 +189,14 @@ static enum topo_err flatten(struct topology *t, hwloc_obj_t o, int parent)
 	return TOPO_OK;
 }
 
+/* The object of the CPU tree that o hangs from: flatten() marked those. */
+static int tree_index(hwloc_obj_t o)
+{
+	while (o && !o->userdata)
+		o = o->parent;
+	return o ? (int)(long)o->userdata - 1 : TOPO_NONE;
+}
+
 static enum topo_err flatten_numa(struct topology *t, hwloc_topology_t h)
 {
 	int n = hw.nbobjs_by_depth(h, HWLOC_TYPE_DEPTH_NUMANODE);
@@ -190,14 +204,134 @@ static enum topo_err flatten_numa(struct topology *t, hwloc_topology_t h)
 	for (int i = 0; i < n; i++) {
 		hwloc_obj_t node =
 		    hw.obj_by_depth(h, HWLOC_TYPE_DEPTH_NUMANODE, (unsigned)i);
-		hwloc_obj_t at = node->parent;
+		int at = tree_index(node->parent), k;
 
-		while (at && !at->userdata)
-			at = at->parent;
-		if (!at || tree_add_numa(t, (int)(long)at->userdata - 1,
-					 node->os_index) < 0)
+		if (at == TOPO_NONE ||
+		    (k = tree_add_numa(t, at, node->os_index)) < 0)
+			return TOPO_E_NOMEM;
+		t->numa[k].bytes = node->attr->numanode.local_memory;
+		snprintf(t->numa[k].kind, sizeof(t->numa[k].kind), "%s",
+			 node->subtype ? node->subtype : "");
+	}
+	return TOPO_OK;
+}
+
+/* The NUMA latency matrix, when hwloc has one covering every node. */
+static enum topo_err copy_distances(struct topology *t, hwloc_topology_t h)
+{
+	struct hwloc_distances_s *d = NULL;
+	unsigned nr = 1, n = t->nnuma, *m;
+	enum topo_err e = TOPO_OK;
+
+	if (hw.distances_get_by_type(h, HWLOC_OBJ_NUMANODE, &nr, &d,
+				     HWLOC_DISTANCES_KIND_MEANS_LATENCY,
+				     0) < 0 ||
+	    !nr || !d)
+		return TOPO_OK;
+	if (d->nbobjs == n && n && (m = calloc((size_t)n * n, sizeof(*m)))) {
+		/* By logical index, which is our order of the nodes. */
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned j = 0; j < n; j++) {
+				unsigned a = d->objs[i]->logical_index,
+					 b = d->objs[j]->logical_index;
+				hwloc_uint64_t v = d->values[i * n + j];
+
+				if (a < n && b < n)
+					m[a * n + b] = v > UINT_MAX
+							   ? UINT_MAX
+							   : (unsigned)v;
+			}
+		if (tree_set_distances(t, m) < 0)
+			e = TOPO_E_NOMEM;
+		free(m);
+	} else if (d->nbobjs == n && n) {
+		e = TOPO_E_NOMEM;
+	}
+	hw.distances_release(h, d);
+	return e;
+}
+
+static enum topo_dev_type dev_type(hwloc_obj_t o)
+{
+	if (o->type == HWLOC_OBJ_PCI_DEVICE)
+		return TOPO_DEV_PCI;
+	switch (o->attr->osdev.type) {
+	case HWLOC_OBJ_OSDEV_BLOCK:
+		return TOPO_DEV_BLOCK;
+	case HWLOC_OBJ_OSDEV_GPU:
+		return TOPO_DEV_GPU;
+	case HWLOC_OBJ_OSDEV_NETWORK:
+		return TOPO_DEV_NETWORK;
+	case HWLOC_OBJ_OSDEV_OPENFABRICS:
+		return TOPO_DEV_OPENFABRICS;
+	case HWLOC_OBJ_OSDEV_DMA:
+		return TOPO_DEV_DMA;
+	case HWLOC_OBJ_OSDEV_COPROC:
+		return TOPO_DEV_COPROC;
+	}
+	return TOPO_DEV_OTHER;
+}
+
+/* Write a PCI device's bus id as hwloc does: "0000:3b:00.0". */
+static void busid(char *buf, size_t size, hwloc_obj_t pci)
+{
+	snprintf(buf, size, "%04x:%02x:%02x.%01x",
+		 (unsigned)pci->attr->pcidev.domain, pci->attr->pcidev.bus,
+		 pci->attr->pcidev.dev, pci->attr->pcidev.func);
+}
+
+/* Copy one I/O object; bus is an OS device's PCI bus id. */
+static int add_dev(struct topology *t, hwloc_obj_t o, int attach, int pci,
+		   const char *bus)
+{
+	struct topo_dev d = {
+		.type = dev_type(o),
+		.attach = attach,
+		.pci = pci,
+	};
+
+	if (o->type == HWLOC_OBJ_PCI_DEVICE) {
+		busid(d.busid, sizeof(d.busid), o);
+		d.pci_class = o->attr->pcidev.class_id;
+	} else {
+		snprintf(d.busid, sizeof(d.busid), "%s", bus);
+		snprintf(d.name, sizeof(d.name), "%s", o->name ? o->name : "");
+	}
+	snprintf(d.subtype, sizeof(d.subtype), "%s",
+		 o->subtype ? o->subtype : "");
+	return tree_add_dev(t, &d);
+}
+
+/* The I/O devices: every PCI device, each followed by its OS devices,
+ * then the OS devices below no PCI device. Each is local to the object of
+ * the CPU tree it hangs from, through bridges and PCI devices. */
+static enum topo_err flatten_devices(struct topology *t, hwloc_topology_t h)
+{
+	int npci = hw.nbobjs_by_depth(h, HWLOC_TYPE_DEPTH_PCI_DEVICE);
+	int nos = hw.nbobjs_by_depth(h, HWLOC_TYPE_DEPTH_OS_DEVICE);
+
+	for (int i = 0; i < npci; i++) {
+		hwloc_obj_t p = hw.obj_by_depth(h, HWLOC_TYPE_DEPTH_PCI_DEVICE,
+						(unsigned)i);
+		int k = add_dev(t, p, tree_index(p->parent), TOPO_NONE, "");
+
+		if (k < 0)
+			return TOPO_E_NOMEM;
+		for (hwloc_obj_t c = p->io_first_child; c; c = c->next_sibling)
+			if (c->type == HWLOC_OBJ_OS_DEVICE &&
+			    add_dev(t, c, t->devs[k].attach, k,
+				    t->devs[k].busid) < 0)
+				return TOPO_E_NOMEM;
+	}
+	for (int i = 0; i < nos; i++) {
+		hwloc_obj_t o =
+		    hw.obj_by_depth(h, HWLOC_TYPE_DEPTH_OS_DEVICE, (unsigned)i);
+
+		if ((!o->parent || o->parent->type != HWLOC_OBJ_PCI_DEVICE) &&
+		    add_dev(t, o, tree_index(o->parent), TOPO_NONE, "") < 0)
 			return TOPO_E_NOMEM;
 	}
+	t->devices = true;
 	return TOPO_OK;
 }
 
@@ -454,12 +588,13 @@ static int fail(struct topo_error *err, enum topo_err code, int sys)
 	return -1;
 }
 
-int topo_load(enum topo_source_kind kind, const char *arg,
+int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
 	      struct topology **out, struct topo_error *err)
 {
-	/* No plugins: pinrun needs no I/O devices (pci, opencl, gl) and
-	 * hwloc's own XML reader is faster than libxml2's. Loading them
-	 * costs more than the rest of a small machine's load. */
+	/* No plugins: hwloc's own XML reader is faster than libxml2's, and
+	 * its linux component finds PCI and OS devices by itself (the pci,
+	 * opencl and gl plugins add nothing an XML export does not carry).
+	 * Loading them costs more than the rest of a small machine's load. */
 	struct env_override env[] = {
 		{ "HWLOC_PLUGINS_PATH", "/nonexistent", NULL },
 		{ "HWLOC_HIDE_ERRORS", "2", NULL }, /* pinrun words errors */
@@ -473,6 +608,7 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	struct topology *t = NULL;
 	struct stat st;
 	char path[4096];
+	enum hwloc_type_filter_e io;
 	enum topo_err e;
 	int pu, sys = 0, saved_stderr;
 
@@ -496,11 +632,15 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 		env_pop(env, nenv);
 		return fail(err, TOPO_E_NOMEM, 0);
 	}
-	/* No I/O objects, as hwloc_topology_set_io_types_filter() says. */
-	hw.set_type_filter(h, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_NONE);
-	hw.set_type_filter(h, HWLOC_OBJ_PCI_DEVICE,
-			   HWLOC_TYPE_FILTER_KEEP_NONE);
-	hw.set_type_filter(h, HWLOC_OBJ_OS_DEVICE, HWLOC_TYPE_FILTER_KEEP_NONE);
+	/* I/O objects only when asked for: on this machine, finding them
+	 * reads every PCI device's config space, which a virtual machine
+	 * answers slowly (docs/launch.md). KEEP_IMPORTANT is what
+	 * hwloc-calc and hwloc-bind keep. */
+	io = devices ? HWLOC_TYPE_FILTER_KEEP_IMPORTANT
+		     : HWLOC_TYPE_FILTER_KEEP_NONE;
+	hw.set_type_filter(h, HWLOC_OBJ_BRIDGE, io);
+	hw.set_type_filter(h, HWLOC_OBJ_PCI_DEVICE, io);
+	hw.set_type_filter(h, HWLOC_OBJ_OS_DEVICE, io);
 	e = set_source(h, kind, arg, &sys);
 	if (e == TOPO_OK && hw.topology_load(h) < 0)
 		e = TOPO_E_INVALID;
@@ -511,7 +651,8 @@ int topo_load(enum topo_source_kind kind, const char *arg,
 	e = TOPO_E_NOMEM;
 	t = tree_new("");
 	if (!t || (e = flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE)) ||
-	    (e = flatten_numa(t, h)))
+	    (e = flatten_numa(t, h)) || (e = copy_distances(t, h)) ||
+	    (devices && (e = flatten_devices(t, h))))
 		goto destroy;
 	FOR_EACH_BIT(pu, hw.complete_cpuset(h))
 	{

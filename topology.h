@@ -27,9 +27,11 @@ enum topo_source_kind {
 enum topo_source_kind topo_source_kind(const char *arg);
 
 /* Load and flatten, in this process: see loader.h for the isolated load
- * that pinrun uses. Returns 0 with *out (freed with tree_free), or -1 with
- * err. */
-int topo_load(enum topo_source_kind kind, const char *arg,
+ * that pinrun uses. With devices, the I/O devices too (t->devices says
+ * they were looked for); finding them on this machine costs more than
+ * the rest of the load. Returns 0 with *out (freed with tree_free), or -1
+ * with err. */
+int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
 	      struct topology **out, struct topo_error *err);
 
 /* An upper bound on the PUs hwloc would make from a synthetic

@@ -45,6 +45,8 @@ void tree_free(struct topology *t)
 	free(t->levels);
 	free(t->level_objs);
 	free(t->numa);
+	free(t->distances);
+	free(t->devs);
 	free(t->pu_by_os);
 	free(t);
 }
@@ -107,9 +109,44 @@ int tree_add_numa(struct topology *t, int attach, unsigned os)
 	if (grow((void **)&t->numa, &t->cap_numa, t->nnuma + 1,
 		 sizeof(*t->numa)))
 		return -ENOMEM;
+	memset(&t->numa[t->nnuma], 0, sizeof(t->numa[0]));
 	t->numa[t->nnuma].os = os;
 	t->numa[t->nnuma].attach = attach;
 	return (int)t->nnuma++;
+}
+
+int tree_add_dev(struct topology *t, const struct topo_dev *dev)
+{
+	bool os_dev = dev->type != TOPO_DEV_PCI;
+
+	if (dev->attach < 0 || (unsigned)dev->attach >= t->nobjs ||
+	    dev->type >= TOPO_DEV_NTYPES ||
+	    (dev->pci != TOPO_NONE &&
+	     (!os_dev || dev->pci < 0 || (unsigned)dev->pci >= t->ndevs ||
+	      t->devs[dev->pci].type != TOPO_DEV_PCI)) ||
+	    !memchr(dev->name, '\0', sizeof(dev->name)) ||
+	    !memchr(dev->busid, '\0', sizeof(dev->busid)) ||
+	    !memchr(dev->subtype, '\0', sizeof(dev->subtype)))
+		return -EINVAL;
+	if (grow((void **)&t->devs, &t->cap_devs, t->ndevs + 1,
+		 sizeof(*t->devs)))
+		return -ENOMEM;
+	t->devs[t->ndevs] = *dev;
+	return (int)t->ndevs++;
+}
+
+int tree_set_distances(struct topology *t, const unsigned *matrix)
+{
+	size_t n = (size_t)t->nnuma * t->nnuma;
+	unsigned *m = n ? malloc(n * sizeof(*m)) : NULL;
+
+	if (n && !m)
+		return -ENOMEM;
+	if (n)
+		memcpy(m, matrix, n * sizeof(*m));
+	free(t->distances);
+	t->distances = m;
+	return 0;
 }
 
 void tree_set_kind(struct topology *t, int pu, int rank)
@@ -268,17 +305,36 @@ int tree_core_of(const struct topology *t, unsigned cpu)
 	return t->pu_core[t->pu_by_os[cpu]];
 }
 
+/* Whether object d lies strictly below object a. */
+static bool below(const struct topology *t, int d, int a)
+{
+	for (d = t->objs[d].parent; d != TOPO_NONE; d = t->objs[d].parent)
+		if (d == a)
+			return true;
+	return false;
+}
+
 void tree_local_numa(const struct topology *t, const struct cpuset *set,
 		     struct cpuset *nodes)
 {
+	struct cpuset mine, closer;
+
 	cpulist_zero(nodes);
 	for (unsigned n = 0; n < t->nnuma; n++) {
-		const struct topo_obj *o = &t->objs[t->numa[n].attach];
+		int a = t->numa[n].attach;
 
-		for (unsigned i = 0; i < o->pu_count; i++)
-			if (cpulist_has(set, tree_pu_os(t, o->pu_first + i))) {
-				cpulist_add(nodes, t->numa[n].os);
-				break;
+		/* The CPUs of set under the node's object, less those that
+		 * a node attached further down serves first. */
+		cpulist_zero(&mine);
+		tree_obj_cpus(t, a, &mine);
+		cpulist_and(&mine, &mine, set);
+		for (unsigned m = 0; m < t->nnuma && !cpulist_empty(&mine); m++)
+			if (below(t, t->numa[m].attach, a)) {
+				cpulist_zero(&closer);
+				tree_obj_cpus(t, t->numa[m].attach, &closer);
+				cpulist_andnot(&mine, &mine, &closer);
 			}
+		if (!cpulist_empty(&mine))
+			cpulist_add(nodes, t->numa[n].os);
 	}
 }

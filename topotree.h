@@ -68,7 +68,38 @@ struct topo_obj {
  * node such as KNL's MCDRAM shares its cluster's CPUs). */
 struct topo_numa {
 	unsigned os;
-	int attach; /* index in objs */
+	int attach;		  /* index in objs */
+	unsigned long long bytes; /* its own memory; 0 when unknown */
+	char kind[32]; /* hwloc's subtype: "MCDRAM", "GPUMemory"; or "" */
+};
+
+/* An I/O device as hwloc names it: a PCI device, or an OS device (a
+ * network interface, a disk, a GPU...) usually below one. Its CPUs are
+ * those of the object it is local to, as hwloc-calc os=NAME gives them. */
+enum topo_dev_type {
+	TOPO_DEV_PCI,
+	TOPO_DEV_BLOCK,
+	TOPO_DEV_GPU,
+	TOPO_DEV_NETWORK,
+	TOPO_DEV_OPENFABRICS,
+	TOPO_DEV_DMA,
+	TOPO_DEV_COPROC,
+	TOPO_DEV_OTHER,
+	TOPO_DEV_NTYPES
+};
+
+#define TOPO_DEV_NAME_MAX 128
+
+struct topo_dev {
+	enum topo_dev_type type;
+	int attach;	    /* index in objs: the object it is local to */
+	int pci;	    /* an OS device's PCI device (index in devs), or
+			     * TOPO_NONE */
+	unsigned pci_class; /* a PCI device's class and subclass: 0x0200 */
+	char busid[24];	    /* "0000:3b:00.0": a PCI device's, or an OS
+			     * device's PCI device's; "" when none */
+	char name[TOPO_DEV_NAME_MAX]; /* an OS device's name: "eth0" */
+	char subtype[32];	      /* "CUDA", "Disk", or "" */
 };
 
 /* One level of the tree: the objects of one depth in logical order. */
@@ -90,6 +121,12 @@ struct topology {
 	unsigned nlevels; /* = the depth of the PU level + 1 */
 	struct topo_numa *numa;
 	unsigned nnuma;
+	unsigned *distances;   /* nnuma x nnuma relative latencies by logical
+				* index, row-major; NULL when unknown */
+	struct topo_dev *devs; /* in hwloc's order: each PCI device before
+				* its OS devices */
+	unsigned ndevs;
+	bool devices;  /* I/O devices were looked for (ndevs may be 0) */
 	int *pu_by_os; /* index in pus for a CPU number, or TOPO_NONE */
 	unsigned pu_by_os_len;
 	struct cpuset complete; /* every CPU the machine has */
@@ -98,7 +135,7 @@ struct topology {
 	char source[64];	/* "this machine", "XML file", ... */
 	char hwloc_version[16];
 	char hwloc_library[512]; /* what topology.c loaded it with */
-	unsigned cap_objs, cap_numa; /* while building */
+	unsigned cap_objs, cap_numa, cap_devs; /* while building */
 };
 
 /* Building (in depth-first order: a parent before its children, children in
@@ -108,6 +145,13 @@ struct topology *tree_new(const char *source);
 int tree_add(struct topology *t, enum topo_type type, int parent, int depth,
 	     unsigned os);
 int tree_add_numa(struct topology *t, int attach, unsigned os);
+/* Add an I/O device (copied), after the objects: returns its index in
+ * devs, -ENOMEM, or -EINVAL when its attach is not an object or its pci
+ * not an earlier PCI device (an OS device's; TOPO_NONE for the others). */
+int tree_add_dev(struct topology *t, const struct topo_dev *dev);
+/* The latency matrix of the NUMA nodes (nnuma x nnuma, copied). Returns
+ * 0 or -ENOMEM. */
+int tree_set_distances(struct topology *t, const unsigned *matrix);
 /* Rank the CPU kind of a PU object (higher is faster). */
 void tree_set_kind(struct topology *t, int pu, int rank);
 /* Index the levels, PU ranges and lookups. Returns TOPO_OK,
@@ -133,7 +177,10 @@ unsigned tree_count(const struct topology *t, enum topo_type type);
 /* The core (or PU if no core level) a CPU number belongs to; TOPO_NONE when
  * the CPU is not in the tree. */
 int tree_core_of(const struct topology *t, unsigned cpu);
-/* The NUMA nodes whose CPUs intersect set, as an OS-index set. */
+/* The NUMA nodes local to the CPUs of set, as an OS-index set: for each
+ * CPU, the nodes attached to its nearest ancestor that has any. A node
+ * attached higher up (memory-only memory that every CPU reaches alike,
+ * such as CXL or GPU memory hung on the machine) is nobody's own. */
 void tree_local_numa(const struct topology *t, const struct cpuset *set,
 		     struct cpuset *nodes);
 

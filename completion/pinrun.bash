@@ -36,9 +36,9 @@ _pinrun_words()
 
 # Every long option, as --help lists them.
 _pinrun_options="--hot --same-chip --same-numa --same-cache --spread --cpus
-    --smt --no-smt --all --physical --mem --dry-run --explain --json
+    --smt --no-smt --all --physical --near --mem --dry-run --explain --json
     --topology --follow --threads --wait-all --report --share --kind
-    --no-cache --pid --tid --quiet --show --help --version"
+    --no-cache --pid --tid --quiet --show --list --help --version"
 _pinrun_policies="--hot --same-chip --same-numa --same-cache --spread --cpus"
 
 # The long option word $1 stands for (getopt_long takes any unambiguous
@@ -80,8 +80,8 @@ _pinrun_takes_arg()
         *) return 1 ;;
     esac
     case $(_pinrun_long "$1") in
-        --cpus | --mem | --pid | --tid | --topology | --report | --share | \
-            --kind) return 0 ;;
+        --cpus | --near | --mem | --pid | --tid | --topology | --report | \
+            --share | --kind) return 0 ;;
     esac
     return 1
 }
@@ -96,12 +96,15 @@ _pinrun_conflicts()
         --spread) echo "$_pinrun_policies --physical --show" ;;
         --cpus) echo "$_pinrun_policies --smt --no-smt --show" ;;
         --smt | --no-smt) echo "--smt --no-smt --cpus --show" ;;
-        --pid | --tid) echo "--pid --tid --follow --threads --wait-all --report --mem --topology --show" ;;
-        --follow | --threads | --wait-all | --report | --mem | --topology) echo "$1 --pid --tid --show" ;;
+        --pid | --tid) echo "--pid --tid --follow --threads --wait-all --report --mem --topology --show --list" ;;
+        --list) echo "--list --pid --tid --dry-run --follow --threads --wait-all --report --show" ;;
+        --follow | --threads | --wait-all | --report) echo "$1 --pid --tid --show --list" ;;
+        --dry-run) echo "$1 --show --list" ;;
+        --mem | --topology) echo "$1 --pid --tid --show" ;;
         --physical) echo "--physical --spread --show" ;;
-        --quiet | --all | --kind | --share) echo "$1 --show" ;;
         --help | --version) echo "$_pinrun_options" ;;
-        *) echo "$1" ;;
+        --json) echo "$1" ;;
+        *) echo "$1 --show" ;;
     esac
 }
 
@@ -148,11 +151,51 @@ _pinrun_files()
     fi
 }
 
-# STUB, for --near= (issue 12 fills it in): the devices of the machine,
-# one a line. Returns nothing here.
-_pinrun_devices()
+# The values of --near and --mem come from pinrun's own map of the machine
+# (pinrun --list --json), or of the --topology given before the cursor:
+# device names and PCI bus ids, memory policies with node numbers and
+# kinds. Entries are cut at the last ':' of the word where ':' breaks
+# words, as bash then replaces only what follows it.
+_pinrun_map()
 {
-    :
+    local i topo=()
+
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            --topology=*) topo=(--topology "${words[i]#*=}") ;;
+            --topology) topo=(--topology "${words[i + 1]}") ;;
+        esac
+    done
+    "${words[0]}" --list --json "${topo[@]}" 2>/dev/null | sed 's/},{/}\n{/g'
+}
+
+_pinrun_device_values()
+{
+    _pinrun_reply "$(_pinrun_map | sed -n \
+        -e 's/.*"name":"","type":"pci","subtype":"[^"]*","pci":"\([^"]*\)".*/pci=\1/p' \
+        -e 's/.*"name":"\([^"\\]\{1,\}\)","type".*/\1/p')"
+}
+
+_pinrun_mem_values()
+{
+    local mode v list=()
+
+    if [[ $cur != *:* ]]; then
+        _pinrun_reply "bind interleave preferred local bind: interleave: preferred:"
+        [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *: ]] &&
+            compopt -o nospace 2>/dev/null
+        return
+    fi
+    mode=${cur%%:*}
+    while read -r v; do
+        list+=("$mode:$v")
+    done < <({
+        echo all
+        _pinrun_map | sed -n 's/.*"node":\([0-9]*\),"bytes":[0-9]*,"kind":"\([^"\\]*\)".*/\1 \2/p'
+    } | tr ' ' '\n' | tr '[:upper:]' '[:lower:]' | sed '/^$/d' | sort -u)
+    _pinrun_reply "${list[*]}"
+    [[ $COMP_WORDBREAKS == *:* ]] && COMPREPLY=("${COMPREPLY[@]#"${cur%:*}:"}")
+    colon_cut=true
 }
 
 # The machine pinrun sees, from its own plan of every CPU: m_cpus (a list,
@@ -398,19 +441,14 @@ _pinrun()
                 _pinrun_machine && _pinrun_reply "$(_pinrun_upto $((${m_count[core]:-0} + 1)) | cut -d' ' -f2-)"
                 ;;
             --follow) _pinrun_reply "strict" ;;
-            --mem) _pinrun_reply "bind interleave local" ;;
+            --mem) _pinrun_mem_values ;;
+            --near) _pinrun_device_values ;;
             --kind) _pinrun_reply "fast slow any" ;;
             --share) _pinrun_reply "auto auto/2 1/2 2/2" ;;
             --topology | --report) _pinrun_files ;;
             --pid) _pinrun_pids ;;
             --tid) _pinrun_tids ;;
-            *)
-                if [[ ${#prev} -ge 4 && --near == "$prev"* ]]; then
-                    _pinrun_reply "$(_pinrun_devices)"
-                else
-                    COMPREPLY=()
-                fi
-                ;;
+            *) COMPREPLY=() ;;
         esac
         # Where '=' does not break words, the word being replaced is the
         # whole "--opt=value".
@@ -434,7 +472,7 @@ _pinrun()
             case $o in
                 --hot | --same-chip | --same-numa | --same-cache | --spread | \
                     --follow) opts+=" $o $o=" ;;
-                --mem | --kind) opts+=" $o=" ;;
+                --mem | --kind | --near) opts+=" $o=" ;;
                 *) opts+=" $o" ;;
             esac
             case $o in

@@ -223,8 +223,8 @@ static bool only_objects(const char *spec)
 	bool only = true;
 
 	FUZZ_CHECK(copy);
-	for (char *w = strtok_r(copy, " \t\n\v\f\r", &save); w && only;
-	     w = strtok_r(NULL, " \t\n\v\f\r", &save)) {
+	for (char *w = strtok_r(copy, " \t", &save); w && only;
+	     w = strtok_r(NULL, " \t", &save)) {
 		w += *w == '~' || *w == 'x' || *w == '^';
 		only = cpulist_syntax(w) == CPULIST_SYNTAX_LOCATION;
 	}

@@ -24,20 +24,36 @@ cache_state() {
 	"$PINRUN" "$@" --explain -n 2>&1 >/dev/null | sed -n 's/.*(cache: \(.*\)), .*/\1/p'
 }
 
+# What pinrun ARGS prints and its status, as one text: a failure is part of
+# the answer, never hidden.
+answer() {
+	local out status=0
+	out=$("$PINRUN" "$@" 2>&1) || status=$?
+	printf '%s\nstatus %d\n' "$out" "$status"
+}
+
+# The property the cache promises: ARGS plan the same with the cache (cold,
+# then warm) as without it. Every condition below checks it.
+same_as_uncached() {
+	local plain cold warm
+	plain=$(PINRUN_NO_CACHE=1 answer "$@")
+	cold=$(answer "$@")
+	warm=$(answer "$@")
+	[ "$plain" = "$cold" ] || fail "$*: first cached run differs: $cold vs $plain"
+	[ "$plain" = "$warm" ] || fail "$*: cached run differs: $warm vs $plain"
+}
+
 @test "cached and uncached plans are equal on every shared topology" {
-	local f p plain cold warm
+	local f p
 	for f in "$TOPO"/*.xml "package:16 numa:2 l3:4 core:16 pu:2"; do
 		for p in --spread --spread=3 "--spread --smt" --same-chip --same-numa "--same-chip --no-smt" --hot=idle "--cpus pu:0"; do
 			# shellcheck disable=SC2086
-			plain=$(PINRUN_NO_CACHE=1 "$PINRUN" --topology "$f" $p --json 2>&1) || true
-			# shellcheck disable=SC2086
-			cold=$("$PINRUN" --topology "$f" $p --json 2>&1) || true
-			# shellcheck disable=SC2086
-			warm=$("$PINRUN" --topology "$f" $p --json 2>&1) || true
-			[ "$plain" = "$cold" ] || fail "$f $p: first cached run differs: $cold vs $plain"
-			[ "$plain" = "$warm" ] || fail "$f $p: cached run differs: $warm vs $plain"
+			same_as_uncached --topology "$f" $p --json
 		done
 	done
+	# A failure is the same failure with and without the cache.
+	same_as_uncached --topology "$E5" --same-chip=5 --json
+	[[ "$(answer --topology "$E5" --same-chip=5 --json)" == *"status 125" ]]
 }
 
 @test "this machine: the second launch reads the cache, with the same plan" {
@@ -208,4 +224,124 @@ cache_state() {
 	[[ "$stderr" == *"(cache: miss, not stored)"* ]] || fail "$stderr"
 	run env -u HOME -u XDG_CACHE_HOME "$PINRUN" --same-chip -n
 	assert_success
+}
+
+# --- what the cache does not trust (issue: a cache that trusts nothing) ------
+
+@test "a cache directory that is a link is not followed, not written" {
+	mkdir -p "$XDG_CACHE_HOME" "$BATS_TEST_TMPDIR/elsewhere"
+	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$XDG_CACHE_HOME/pinrun"
+	[ "$(cache_state --same-chip)" = "not used: no cache directory of this user's own" ]
+	same_as_uncached --same-chip --json
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
+	# A link higher up is not followed either.
+	rm "$XDG_CACHE_HOME/pinrun"
+	ln -s "$XDG_CACHE_HOME" "$BATS_TEST_TMPDIR/link"
+	[ "$(XDG_CACHE_HOME=$BATS_TEST_TMPDIR/link cache_state --same-chip)" = "not used: no cache directory of this user's own" ]
+	[ ! -e "$XDG_CACHE_HOME/pinrun" ]
+}
+
+@test "root with another user's HOME creates nothing there" {
+	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root"
+	local home=$BATS_TEST_TMPDIR/alice
+	unset XDG_CACHE_HOME
+	mkdir -p "$home/.cache"
+	ln -s /etc "$home/.cache/pinrun"
+	chown -hR 65534:65534 "$home"
+	run --separate-stderr env HOME="$home" "$PINRUN" --same-chip --explain -n
+	assert_success
+	[[ "$stderr" == *"(cache: not used: no cache directory of this user's own)"* ]] || fail "$stderr"
+	[ -z "$(find "$home" -user 0)" ] || fail "root created $(find "$home" -user 0)"
+	HOME=$home same_as_uncached --same-chip --json
+	# Nor a ~/.cache on a first run.
+	rm -rf "${home:?}/.cache"
+	HOME=$home "$PINRUN" --same-chip -n >/dev/null
+	[ ! -e "$home/.cache" ]
+}
+
+@test "a cache file that is a FIFO does not block the launch" {
+	"$PINRUN" --same-chip -n >/dev/null
+	local f
+	f=$(machine_file)
+	rm "$f"
+	mkfifo "$f"
+	run timeout 10 "$PINRUN" --same-chip --explain -n
+	assert_success
+	[[ "$output" == *"(cache: miss, stored)"* ]] || fail "$output"
+	[ -f "$f" ] && [ ! -p "$f" ]
+	same_as_uncached --same-chip --json
+}
+
+@test "two builds sharing a home do not evict each other" {
+	cp "$PINRUN" "$BATS_TEST_TMPDIR/pinrun2"
+	[ "$(cache_state --same-chip)" = "miss, stored" ]
+	[ "$(PINRUN=$BATS_TEST_TMPDIR/pinrun2 cache_state --same-chip)" = "miss, stored" ]
+	[ "$(cache_state --same-chip)" = hit ]
+	[ "$(PINRUN=$BATS_TEST_TMPDIR/pinrun2 cache_state --same-chip)" = hit ]
+	[ "$(find "$XDG_CACHE_HOME/pinrun" -name 'machine-*.topo' | wc -l)" -eq 2 ]
+}
+
+@test "old entries and dead launches' files are pruned" {
+	local d=$XDG_CACHE_HOME/pinrun i
+	mkdir -p "$d"
+	chmod 700 "$XDG_CACHE_HOME" "$d"
+	for i in $(seq 1 70); do
+		printf 'x' >"$d/$(printf '%016x' "$i").topo"
+	done
+	touch -d '40 days ago' "$d/0000000000000001.topo" "$d/0000000000000002.topo"
+	printf 'x' >"$d/0000000000000003.topo.123.456"
+	touch -d '2 hours ago' "$d/0000000000000003.topo.123.456"
+	printf 'x' >"$d/0000000000000004.topo.789.1"
+	touch -d '40 days ago' "$d/notours"
+	[ "$(cache_state --same-chip)" = "miss, stored" ]
+	[ ! -e "$d/0000000000000001.topo" ] && [ ! -e "$d/0000000000000002.topo" ]
+	[ ! -e "$d/0000000000000003.topo.123.456" ]
+	# A recent temporary file may be a launch at work; other names stay.
+	[ -e "$d/0000000000000004.topo.789.1" ] && [ -e "$d/notours" ]
+	[ "$(find "$d" -name '*.topo' | wc -l)" -eq 64 ]
+	[ -n "$(machine_file)" ]
+}
+
+@test "the key holds the cpuset's CPUs, not its path (a cgroup namespace)" {
+	local g=/sys/fs/cgroup/cpuset/pinrun-cachens-$$ second
+	second=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status | tr ',-' '  ' | awk '{ print $NF }')
+	[ "$second" != 0 ] || skip_unless_works "needs 2 CPUs"
+	command -v unshare >/dev/null || skip_unless_works "no unshare"
+	mkdir "$g" 2>/dev/null || skip_unless_works "cannot create a cpuset cgroup"
+	echo "$second" >"$g/cpuset.cpus"
+	cat /sys/fs/cgroup/cpuset/cpuset.mems >"$g/cpuset.mems"
+	# The host's plan is cached first.
+	"$PINRUN" --all --spread -n >/dev/null
+	[ "$(cache_state --all --spread)" = hit ]
+	# In the container (its own cgroup namespace and cgroup mount, as a
+	# container runtime makes them), /proc/self/cpuset says "/" as on the
+	# host, with other CPUs.
+	run --separate-stderr sh -c 'echo $$ >"$1/tasks" &&
+		exec unshare --cgroup --mount sh -c "mount -t tmpfs none /sys/fs/cgroup &&
+			mkdir /sys/fs/cgroup/cpuset &&
+			mount -t cgroup -o cpuset cpuset /sys/fs/cgroup/cpuset &&
+			cat /proc/self/cpuset && exec \"\$0\" --all --spread --explain -n" "$2"' sh "$g" "$PINRUN"
+	rmdir "$g"
+	assert_success
+	assert_line --index 0 "/"
+	assert_line --index 1 "$second"
+	[[ "$stderr" == *"(cache: miss, stored)"* ]] || fail "$stderr"
+}
+
+@test "closed stdin, stdout or stderr: the cache is written whole, and read back" {
+	local want
+	want=$(PINRUN_NO_CACHE=1 "$PINRUN" --same-chip --json)
+	"$PINRUN" --same-chip -- true <&-
+	[ "$(cache_state --same-chip)" = hit ]
+	run "$PINRUN" --same-chip --json
+	assert_output "$want"
+	rm -rf "$XDG_CACHE_HOME"
+	"$PINRUN" --same-chip -- true >&- 2>&-
+	[ "$(cache_state --same-chip)" = hit ]
+	run "$PINRUN" --same-chip --json
+	assert_output "$want"
+	rm -rf "$XDG_CACHE_HOME"
+	run "$PINRUN" --topology "$E5" --spread=4 -n <&- 2>&-
+	assert_output "0,9,18,27"
+	[ "$(cache_state --topology "$E5" --spread=4)" = hit ]
 }

@@ -16,7 +16,7 @@ load test_helper
 @test "--help lists every long option the parser knows" {
 	run "$PINRUN" --help
 	for opt in hot same-chip same-numa same-cache spread cpus smt no-smt \
-		all mem dry-run explain json topology pid show help version; do
+		all mem near list dry-run explain json topology pid show help version; do
 		assert_output --partial -- "--$opt"
 	done
 }
@@ -90,6 +90,17 @@ load test_helper
 	assert_success
 	assert_output ""
 	[[ "$stderr" == *"pinrun: cpus: 0 ("* ]]
+}
+
+@test "--json and --dry-run with a command print the plan and run nothing" {
+	run --separate-stderr "$PINRUN" --cpus 0 --json -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_success
+	[[ "$output" == '{"policy":"cpus",'* ]] || fail "$output"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	run --separate-stderr "$PINRUN" --hot=0 --dry-run -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_success
+	assert_output "0"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
 
 # --- --help, the man page and getopt's table, in both directions ----------

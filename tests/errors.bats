@@ -84,7 +84,7 @@ setup() {
 @test "bad --spread: more than the cores" { bad "--spread=37: only 36 cores are allowed" --spread=37 -n --topology "$E5"; }
 @test "bad --spread --smt: more than the PUs" { bad "--spread=73: only 72 PUs are allowed" --spread=73 --smt -n --topology "$E5"; }
 @test "bad --spread: detached number" { bad_usage "'4' after --spread would be run as the command: write --spread=4" --spread 4 -- true; }
-@test "bad --mem value" { bad_usage "invalid --mem value 'foo': expected bind, interleave or local" --hot --mem=foo -- true; }
+@test "bad --mem value" { bad_usage "invalid --mem value 'foo': expected bind, interleave, preferred or local" --hot --mem=foo -- true; }
 @test "bad --pid: not a number" { bad_usage "invalid --pid value 'abc': expected a process id" --hot --pid abc; }
 @test "bad --pid: zero" { bad_usage "invalid --pid value '0': expected a process id" --hot --pid 0; }
 @test "bad --show pid" { bad_usage "invalid pid 'x': expected a process id" --show x; }
@@ -152,3 +152,60 @@ setup() {
 @test "bad usage: missing argument" { bad_usage "option '--topology' requires an argument" --hot --topology; }
 @test "bad usage: -c without argument" { bad_usage "option requires an argument -- 'c'" -c; }
 @test "bad usage: argument to a flag" { bad_usage "option '--smt' doesn't allow an argument" --smt=1 --hot -n; }
+
+# --- hwloc's own variables go through the guarded path ---------------------
+
+@test "bad hwloc variable: HWLOC_XMLFILE naming a file that crashes hwloc" {
+	tail -c +2 "$BATS_TEST_DIRNAME/../fuzz/regressions/topology/crash-hwloc-xml-bitmap-set" >"$BATS_TEST_TMPDIR/crash.xml"
+	HWLOC_XMLFILE=$BATS_TEST_TMPDIR/crash.xml bad "cannot read the topology that HWLOC_XMLFILE names ('$BATS_TEST_TMPDIR/crash.xml'): hwloc crashed reading it" --spread -n
+}
+@test "bad hwloc variable: HWLOC_FSROOT with a FIFO that hwloc would read forever" {
+	mkdir -p "$BATS_TEST_TMPDIR/fs/sys/devices/system/cpu"
+	mkfifo "$BATS_TEST_TMPDIR/fs/sys/devices/system/cpu/online" "$BATS_TEST_TMPDIR/fs/sys/devices/system/cpu/possible"
+	HWLOC_FSROOT=$BATS_TEST_TMPDIR/fs bad "cannot read the topology that HWLOC_FSROOT names ('$BATS_TEST_TMPDIR/fs'): hwloc was still reading it after 20 seconds" --spread -n
+}
+@test "bad hwloc variable: HWLOC_XMLFILE naming a FIFO" {
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	HWLOC_XMLFILE=$BATS_TEST_TMPDIR/fifo bad "cannot read the topology that HWLOC_XMLFILE names ('$BATS_TEST_TMPDIR/fifo'): unset the variable, or fix it" --spread -n
+}
+
+# --- one line, always ---------------------------------------------------------
+
+@test "a control character in the input is escaped: the error stays one line" {
+	bad $'invalid CPU list \'1,\\x0a2\': unexpected \'\\x0a\'' --cpus $'1,\n2' -n
+	bad $'invalid location \'core:0\\x1b[2J\': invalid index \'core:0\\x1b[2J\'' --cpus $'core:0\e[2J' -n
+}
+@test "a huge input is cut with an ellipsis" {
+	local big
+	big=$(printf '1%.0s' $(seq 100000))
+	run --separate-stderr "$PINRUN" --cpus "${big}x" -n
+	assert_failure 125
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "${#stderr_lines[@]} lines"
+	[ "${#stderr}" -lt 600 ] || fail "${#stderr} bytes"
+	[[ "$stderr" == "pinrun: invalid CPU list '111"*"...': CPU 111"*"... is too large (the limit is 8191)" ]] || fail "$stderr"
+}
+
+# --- options that would be ignored are errors --------------------------------
+
+@test "bad usage: --show with --follow, --share or --kind" {
+	bad_usage "--show takes only a pid (and --json): --follow does not apply" --show --follow
+	bad_usage "--show takes only a pid (and --json): --share does not apply" --show --share 1/2
+	bad_usage "--show takes only a pid (and --json): --kind does not apply" --show --kind=fast
+	bad_usage "--show takes one pid: after its options or with --pid, not both" --show --pid 1 1
+}
+@test "bad usage: a value option given twice" {
+	bad_usage "--pid given twice" --hot --pid 1 --pid 2
+	bad_usage "--topology given twice" --hot -n --topology a --topology b
+	bad_usage "--share given twice" --hot -n --share 1/2 --share 2/2
+	bad_usage "--mem given twice" --hot -n --mem=bind --mem=local
+	bad_usage "--kind given twice" --hot -n --kind=fast --kind=slow
+}
+
+@test "--cpus with --share or --kind is checked against the share, not run outside it" {
+	local allowed second
+	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+	second=$(expand "$allowed" | cut -d, -f2)
+	[ -n "$second" ] && [ "$second" != "$(expand "$allowed" | cut -d, -f1)" ] || skip_unless_works "needs 2 CPUs"
+	bad "CPU $(expand "$allowed" | cut -d, -f1) is not in the allowed set $second (use --all to leave the inherited mask)" \
+		--share 2/2 --cpus "$(expand "$allowed" | cut -d, -f1)" -- true
+}

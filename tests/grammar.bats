@@ -224,27 +224,8 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 	bad "invalid CPU list '1-' in '0-3 ~1-': missing end of range" --cpus '0-3 ~1-' -n --topology "$E5"
 }
 
-# The examples of the README and the man page
-@test "README: every --dry-run example on a saved topology prints what it says" {
-	local line cmd want got n=0
-	cd "$BATS_TEST_DIRNAME/.."
-	while IFS= read -r line; do
-		if [[ $line == '$ pinrun '*--dry-run*--topology* ]]; then
-			[ -z "${cmd:-}" ] || [ "$got" = "$want" ] || fail "$cmd: got '$got', want '$want'"
-			cmd=${line#'$ '}
-			want=
-			got=$(eval "\"\$PINRUN\" ${cmd#pinrun }" 2>&1) || true
-			n=$((n + 1))
-		elif [[ -n ${cmd:-} && $line != '$ '* && $line != '```' ]]; then
-			want+=${want:+$'\n'}$line
-		else
-			[ -z "${cmd:-}" ] || [ "$got" = "$want" ] || fail "$cmd: got '$got', want '$want'"
-			cmd=
-		fi
-	done <README.md
-	[ "$n" -ge 5 ] || fail "only $n examples found"
-}
-
+# The man page's examples of locations, with the outputs its prose gives
+# (tests/docs.bats runs every example; these check what they print).
 @test "man page: the examples of locations" {
 	run "$PINRUN" --cpus 'package:0 ~core:0' --dry-run --topology "$E5"
 	assert_output "1-17,37-53"

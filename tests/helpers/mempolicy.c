@@ -1,13 +1,15 @@
 /* Print the calling process's memory policy, as the tests compare it:
- * "default", "bind 0", "interleave 0-1", "local", "preferred 0". */
+ * "default", "bind 0", "interleave 0,1", "local", "preferred 0",
+ * "preferred_many 0,1". */
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 int main(void)
 {
-	static const char *const names[] = { "default", "preferred", "bind",
-					     "interleave", "local" };
+	static const char *const names[] = { "default", "preferred",
+					     "bind",	"interleave",
+					     "local",	"preferred_many" };
 	unsigned long mask[1024 / (8 * sizeof(unsigned long))] = { 0 };
 	int mode = -1, first = 1;
 
@@ -15,7 +17,7 @@ int main(void)
 		perror("get_mempolicy");
 		return 1;
 	}
-	printf("%s", mode >= 0 && mode <= 4 ? names[mode] : "other");
+	printf("%s", mode >= 0 && mode <= 5 ? names[mode] : "other");
 	for (unsigned n = 0; n < 1024; n++)
 		if (mask[n / (8 * sizeof(unsigned long))] >>
 			(n % (8 * sizeof(unsigned long))) &

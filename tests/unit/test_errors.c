@@ -142,13 +142,32 @@ TEST(topology_words)
 
 TEST(launcher_and_follow_words)
 {
-	struct launcher_share sh = { .index = 3, .count = 2 };
+	struct launcher_error le = { .var = "SLURM_LOCALID",
+				     .value = "5",
+				     .var2 = "SLURM_STEP_TASKS_PER_NODE",
+				     .value2 = "2",
+				     .number = 5,
+				     .number2 = 2 };
 	struct follow_start st = { .err = 1, .tracer = 9 };
 	struct follow_facts ff = { .comm = "gdb", .yama_scope = 3 };
 
-	for (int c = LAUNCHER_E_SYNTAX; c <= LAUNCHER_E_RANGE; c++)
-		EXPECT(
-		    worded(errors_launcher("3/2", (enum launcher_err)c, &sh)));
+	for (int c = LAUNCHER_E_SYNTAX; c <= LAUNCHER_E_TOO_MANY; c++) {
+		le.code = (enum launcher_err)c;
+		EXPECT(worded(errors_launcher("auto", &le, false)));
+	}
+	for (int w = LAUNCHER_WHY_NUMBER; w <= LAUNCHER_WHY_NOT_HERE; w++) {
+		le.code = LAUNCHER_E_BAD_VALUE;
+		le.why = (enum launcher_why)w;
+		EXPECT(worded(errors_launcher("auto", &le, false)));
+	}
+	le.code = LAUNCHER_E_BEYOND;
+	EXPECT(!strcmp(errors_launcher("auto", &le, false),
+		       "--share auto: SLURM_LOCALID=5 is not below this "
+		       "node's 2 tasks (SLURM_STEP_TASKS_PER_NODE=2)"));
+	le.code = LAUNCHER_E_RANGE;
+	le.number2 = 0;
+	EXPECT(!strcmp(errors_launcher("auto/0", &le, false),
+		       "invalid --share value 'auto/0': N counts from 1"));
 	for (int w = FOLLOW_TRACED; w <= FOLLOW_NO_HELPER; w++) {
 		st.why = (enum follow_unavailable)w;
 		EXPECT(worded(errors_follow(&st, &ff)));
@@ -156,6 +175,54 @@ TEST(launcher_and_follow_words)
 	st.why = FOLLOW_DENIED;
 	EXPECT(!strcmp(errors_follow(&st, &ff),
 		       "ptrace is denied by Yama (ptrace_scope 3)"));
+}
+
+TEST(device_and_memory_words)
+{
+	struct topology *t = build_machine(1, 1, 2, 1, false);
+	struct topo_dev nic = { .type = TOPO_DEV_PCI, .pci = TOPO_NONE },
+			eth = { .type = TOPO_DEV_NETWORK, .pci = 0 };
+	struct devices_error de = { .first = 1, .second = 2 };
+	struct memory_error me = { .at = "hbm", .len = 3, .value = 7 };
+
+	for (int pci = 0; pci < 2; pci++)
+		for (int c = DEVICES_E_EMPTY; c <= DEVICES_E_AMBIGUOUS; c++) {
+			de.code = (enum devices_err)c;
+			de.pci = pci;
+			if (c == DEVICES_E_BAD_PCI && !pci)
+				continue; /* only a pci= value is malformed */
+			EXPECT(worded(errors_devices("x", NULL, &de)));
+			EXPECT(worded(errors_devices("x", t, &de)));
+		}
+	de.code = DEVICES_E_UNKNOWN;
+	de.pci = 0;
+	EXPECT(!strcmp(errors_devices("eth9", t, &de),
+		       "unknown device 'eth9': the topology has no I/O "
+		       "device"));
+	snprintf(nic.busid, sizeof(nic.busid), "0000:3b:00.0");
+	EXPECT(tree_add_dev(t, &nic) == 0);
+	eth.busid[0] = '\0';
+	snprintf(eth.name, sizeof(eth.name), "eth\n0");
+	EXPECT(tree_add_dev(t, &eth) == 1);
+	EXPECT(tree_add_dev(t, &eth) == 2);
+	EXPECT(!strcmp(errors_devices("eth9", t, &de),
+		       "unknown device 'eth9': the topology has eth\\x0a0, "
+		       "eth\\x0a0"));
+	de.code = DEVICES_E_AMBIGUOUS;
+	EXPECT(!strcmp(errors_devices("x", t, &de),
+		       "device name 'x' is ambiguous: the topology has two, "
+		       "under machine:0 and machine:0: name the one meant as "
+		       "pci=<bus id>"));
+	for (int c = MEMORY_E_EMPTY; c <= MEMORY_E_NO_KIND; c++) {
+		me.code = (enum memory_err)c;
+		EXPECT(worded(errors_memory("bind:hbm", NULL, &me)));
+		EXPECT(worded(errors_memory("bind:hbm", t, &me)));
+	}
+	me.code = MEMORY_E_NO_NODE;
+	EXPECT(!strcmp(errors_memory("bind:7", t, &me),
+		       "--mem=bind:7: the topology has no NUMA node 7 (its "
+		       "nodes: 0)"));
+	tree_free(t);
 }
 
 TEST(input_is_escaped_and_cut)
@@ -179,6 +246,7 @@ int main(void)
 	RUN(policy_words);
 	RUN(topology_words);
 	RUN(launcher_and_follow_words);
+	RUN(device_and_memory_words);
 	RUN(input_is_escaped_and_cut);
 	return DONE();
 }

@@ -1,0 +1,61 @@
+/* I/O devices by name, as --near takes them: an OS device's name ("eth0",
+ * "os=mlx5_0") or a PCI bus id ("pci=0000:3b:00.0", "3b:00.0"), looked up
+ * in a flattened topology's device table. Pure: no hwloc, no I/O. */
+#ifndef PINRUN_DEVICES_H
+#define PINRUN_DEVICES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpulist.h"
+#include "topotree.h"
+
+enum devices_err {
+	DEVICES_OK = 0,
+	DEVICES_E_EMPTY,     /* "", "os=" or "pci=": no name */
+	DEVICES_E_BAD_PCI,   /* "pci=X" where X is no bus id */
+	DEVICES_E_UNKNOWN,   /* no device of that name or bus id */
+	DEVICES_E_AMBIGUOUS, /* two OS devices have the name: first, second */
+};
+
+struct devices_error {
+	enum devices_err code;
+	int first, second; /* AMBIGUOUS: indexes in devs */
+	int pci;	   /* UNKNOWN: 1 when a bus id was looked for */
+};
+
+/* Check the form of spec without a topology (for the option parser).
+ * Returns 0 or -1 with err. */
+int devices_syntax(const char *spec, struct devices_error *err);
+
+/* Find the device spec names: os=NAME or a bare name is an OS device, by
+ * exact name; pci=BUSID or a bare bus id is a PCI device (a bus id
+ * without its domain is in domain 0000, as hwloc reads it). Returns 0
+ * with *dev (an index in t->devs), or -1 with err. */
+int devices_find(const struct topology *t, const char *spec, int *dev,
+		 struct devices_error *err);
+
+/* Whether devices_find would find spec on t, or find it ambiguous: false
+ * only for a device t does not have. */
+bool devices_known(const struct topology *t, const char *spec);
+
+/* The CPUs local to device dev: those of the object it hangs from. */
+void devices_cpus(const struct topology *t, int dev, struct cpuset *cpus);
+
+/* "network", "block", "gpu", "openfabrics", "dma", "coproc", "pci". */
+const char *devices_type_name(enum topo_dev_type type);
+
+/* A PCI class as lstopo names it: "Ethernet", "NVMExp", "3D". */
+const char *devices_class_name(unsigned pci_class);
+
+/* What to call device dev in a message or a map: its OS name, or
+ * "pci=BUSID" for a PCI device. */
+size_t devices_label(const struct topology *t, int dev, char *buf, size_t size);
+
+/* Up to max of the topology's device names (PCI ones as pci=BUSID when
+ * pci), comma-separated, "and N more" after: for "unknown device"
+ * messages. Returns the length the full text needs, like snprintf. */
+size_t devices_some(const struct topology *t, bool pci, unsigned max, char *buf,
+		    size_t size);
+
+#endif

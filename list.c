@@ -1,0 +1,725 @@
+/*
+ * list.c: --list, the machine as one map: packages, NUMA nodes with their
+ * memory and distances, L3 caches, cores with their CPU numbers and SMT
+ * siblings (runs of alike cores folded into one line, so that 384 PUs fit
+ * in 80 columns), core kinds, the I/O devices under the object each is
+ * local to, and the CPUs that cannot be used. A planned placement is
+ * marked [like this] (and in colour on a terminal, unless NO_COLOR). It
+ * plans nothing: the plan and the allowed set are context.c's.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "devices.h"
+#include "host.h"
+#include "json.h"
+#include "list.h"
+#include "location.h"
+#include "message.h"
+#include "output.h"
+
+#define WIDTH 80
+/* Around marked text in a line, until it is printed. */
+#define MARK_ON	 '\001'
+#define MARK_OFF '\002'
+
+struct line {
+	unsigned indent;
+	char *text;
+	int l3; /* an L3's own line (objs index), which its one run of cores
+		 * may join; else -1 */
+};
+
+struct map {
+	const struct context *ctx;
+	const struct topology *t;
+	const struct options *o;
+	const struct cpuset *marked; /* the placement, or NULL */
+	struct line *lines;
+	unsigned nlines, cap;
+	bool legend; /* a run shows SMT siblings in columns */
+	bool *shown; /* by objs index: has a line of its own */
+	unsigned *level;
+	int *run; /* the cores waiting to be written, objs indexes */
+	unsigned nrun;
+	int run_box; /* the shown object they are in, or -1 (the machine) */
+};
+
+static void *need(void *p)
+{
+	if (!p)
+		msg_die("out of memory");
+	return p;
+}
+
+static char *__attribute__((format(printf, 1, 2))) text(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return need(r < 0 ? NULL : s);
+}
+
+static void add(struct map *m, unsigned indent, char *s, int l3)
+{
+	if (m->nlines == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->lines = need(realloc(m->lines, m->cap * sizeof(*m->lines)));
+	}
+	m->lines[m->nlines++] = (struct line){ indent, s, l3 };
+}
+
+/* The columns a line takes: a mark prints as one bracket. */
+static size_t width(unsigned indent, const char *s)
+{
+	return indent + strlen(s);
+}
+
+/* --- what a core is ------------------------------------------------------ */
+
+/* A unit of the map: a core, or a PU where the machine has no cores. */
+static bool is_unit(const struct topology *t, int o)
+{
+	const struct topo_obj *obj = &t->objs[o];
+
+	return obj->pu_count > 0 &&
+	       (obj->type == TOPO_CORE ||
+		(obj->type == TOPO_PU && t->pu_core[obj->pu_first] == o));
+}
+
+static unsigned cpu_of(const struct topology *t, int unit, unsigned j)
+{
+	return tree_pu_os(t, t->objs[unit].pu_first + j);
+}
+
+static bool marked(const struct map *m, unsigned cpu)
+{
+	return m->marked && cpulist_has(m->marked, cpu);
+}
+
+/* Whether unit b continues the run of a, a stride of d CPUs on. */
+static bool continues(const struct map *m, int a, int b, int *d)
+{
+	const struct topology *t = m->t;
+	const struct topo_obj *oa = &t->objs[a], *ob = &t->objs[b];
+
+	if (ob->pu_count != oa->pu_count || ob->logical != oa->logical + 1 ||
+	    t->objs[t->pus[ob->pu_first]].kind !=
+		t->objs[t->pus[oa->pu_first]].kind)
+		return false;
+	if (*d == 0)
+		*d = (int)cpu_of(t, b, 0) - (int)cpu_of(t, a, 0);
+	if (*d < 1)
+		return false;
+	for (unsigned j = 0; j < oa->pu_count; j++)
+		if ((int)cpu_of(t, b, j) - (int)cpu_of(t, a, j) != *d ||
+		    marked(m, cpu_of(t, a, j)) != marked(m, cpu_of(t, b, j)))
+			return false;
+	return true;
+}
+
+/* Append to *s (a malloc'd string) what fmt says. */
+static void __attribute__((format(printf, 2, 3)))
+cat(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	char *more = NULL, *both;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&more, fmt, ap);
+	va_end(ap);
+	need(r < 0 ? NULL : more);
+	both = text("%s%s", *s, more);
+	free(*s);
+	free(more);
+	*s = both;
+}
+
+static const char *kind_word(const struct topology *t, int unit)
+{
+	static char buf[32];
+	int k = t->objs[t->pus[t->objs[unit].pu_first]].kind;
+
+	if (t->nkinds <= 1 || k < 0)
+		return "";
+	if (t->nkinds == 2)
+		return k ? "  fast" : "  slow";
+	snprintf(buf, sizeof(buf), "  kind %d", k);
+	return buf;
+}
+
+/* One run of n alike units, d CPUs apart: "core:0-17  0-17 + 36-53"
+ * (the i-th core has the i-th CPU of each column), "core:0-9  0-79 (8
+ * per core)" when each core's CPUs follow on, "core:5  5,9". */
+static char *run_text(struct map *m, const int *units, unsigned n, int d)
+{
+	const struct topology *t = m->t;
+	int first = units[0], last = units[n - 1];
+	unsigned c = t->objs[first].pu_count;
+	bool follow = true, all = true, none = true;
+	char loc[64], end[64], *s;
+
+	location_name(t, first, loc, sizeof(loc));
+	location_name(t, last, end, sizeof(end));
+	s = n > 1 ? text("%s-%s", loc, strchr(end, ':') + 1) : text("%s", loc);
+	for (unsigned j = 0; j < c; j++) {
+		follow &= cpu_of(t, first, j) == cpu_of(t, first, 0) + j;
+		all &= marked(m, cpu_of(t, first, j));
+		none &= !marked(m, cpu_of(t, first, j));
+	}
+	if (c > 1 && follow && (n == 1 || d == (int)c) && (all || none)) {
+		cat(&s, "  %s%u-%u%s", all ? "\001" : "", cpu_of(t, first, 0),
+		    cpu_of(t, last, c - 1), all ? "\002" : "");
+		if (n > 1)
+			cat(&s, " (%u per core)", c);
+		cat(&s, "%s", kind_word(t, first));
+		return s;
+	}
+	for (unsigned j = 0; j < c; j++) {
+		unsigned a = cpu_of(t, first, j), b = cpu_of(t, last, j);
+		bool on = marked(m, a);
+
+		cat(&s, "%s%s", j ? (n > 1 ? " + " : ",") : "  ",
+		    on ? "\001" : "");
+		if (n == 1)
+			cat(&s, "%u", a);
+		else if (n == 2)
+			cat(&s, "%u,%u", a, b);
+		else if (d == 1)
+			cat(&s, "%u-%u", a, b);
+		else
+			cat(&s, "%u-%u:%d", a, b, d);
+		cat(&s, "%s", on ? "\002" : "");
+	}
+	if (c > 1 && n > 1)
+		m->legend = true;
+	cat(&s, "%s", kind_word(t, first));
+	return s;
+}
+
+/* Lines for units[0..n), d apart; halves that fit when it is too wide. */
+static void add_run(struct map *m, unsigned indent, const int *units,
+		    unsigned n, int d)
+{
+	char *s = run_text(m, units, n, d);
+
+	if (n > 1 && width(indent, s) > WIDTH) {
+		free(s);
+		add_run(m, indent, units, n / 2, d);
+		add_run(m, indent, units + n / 2, n - n / 2, d);
+		return;
+	}
+	add(m, indent, s, -1);
+}
+
+static unsigned indent_in(const struct map *m, int box)
+{
+	return box < 0 ? 2 : 2 * (m->level[box] + 2);
+}
+
+/* Write the cores gathered so far, as runs of alike ones. */
+static void flush(struct map *m)
+{
+	unsigned indent = indent_in(m, m->run_box);
+
+	for (unsigned i = 0; i < m->nrun;) {
+		unsigned k = i + 1;
+		int d = 0;
+
+		while (k < m->nrun &&
+		       continues(m, m->run[k - 1], m->run[k], &d))
+			k++;
+		add_run(m, indent, m->run + i, k - i, d);
+		i = k;
+	}
+	m->nrun = 0;
+}
+
+/* --- what hangs from an object ------------------------------------------- */
+
+static char *size_text(unsigned long long bytes)
+{
+	if (!bytes)
+		return text("%s", "");
+	if (bytes >= 1ULL << 30)
+		return text(", %.1f GiB", (double)bytes / (double)(1ULL << 30));
+	return text(", %.0f MiB", (double)bytes / (double)(1ULL << 20));
+}
+
+/* "nvme0n1 (block Disk)" */
+static char *os_text(const struct map *m, int dev)
+{
+	const struct topo_dev *d = &m->t->devs[dev];
+
+	return text("%s (%s%s%s)%s", msg_input(d->name),
+		    devices_type_name(d->type), d->subtype[0] ? " " : "",
+		    msg_input(d->subtype),
+		    m->ctx->near == dev ? " <- --near" : "");
+}
+
+/* The NUMA nodes and devices attached to o, as lines at indent; where o
+ * has no line of its own, each says where it is. */
+static void attachments(struct map *m, int o, unsigned indent)
+{
+	const struct topology *t = m->t;
+	char where[80] = "", loc[64];
+
+	if (o > 0 && !m->shown[o]) {
+		location_name(t, o, loc, sizeof(loc));
+		snprintf(where, sizeof(where), " (local to %s)", loc);
+	}
+	for (unsigned n = 0; n < t->nnuma; n++) {
+		const struct topo_numa *node = &t->numa[n];
+		bool mem = m->o->mem_given &&
+			   cpulist_has(&m->ctx->mem_nodes, node->os);
+		char *size;
+
+		if (node->attach != o)
+			continue;
+		size = size_text(node->bytes);
+		add(m, indent,
+		    text("numa:%u  node %u%s%s%s%s%s", n, node->os, size,
+			 node->kind[0] ? " " : "", msg_input(node->kind), where,
+			 mem ? " <- --mem" : ""),
+		    -1);
+		free(size);
+	}
+	for (unsigned i = 0; i < t->ndevs; i++) {
+		const struct topo_dev *d = &t->devs[i];
+		char *s;
+
+		if (d->attach != o || d->pci != TOPO_NONE)
+			continue;
+		if (d->type != TOPO_DEV_PCI) {
+			s = os_text(m, (int)i);
+			cat(&s, "%s", where);
+			add(m, indent, s, -1);
+			continue;
+		}
+		s = text("pci=%s %s%s", d->busid,
+			 devices_class_name(d->pci_class),
+			 m->ctx->near == (int)i ? " <- --near" : "");
+		for (unsigned k = i + 1, on_line = 0;
+		     k < t->ndevs && t->devs[k].pci == (int)i; k++) {
+			char *os = os_text(m, (int)k);
+
+			/* A long list goes on below, indented. */
+			if (on_line &&
+			    width(indent, s) + strlen(os) + 2 > WIDTH) {
+				add(m, indent, s, -1);
+				s = text("  %s", os);
+			} else {
+				cat(&s, "%s %s", on_line ? "," : ":", os);
+			}
+			on_line++;
+			free(os);
+		}
+		cat(&s, "%s", where);
+		add(m, indent, s, -1);
+	}
+}
+
+static bool has_attachments(const struct topology *t, int o)
+{
+	for (unsigned n = 0; n < t->nnuma; n++)
+		if (t->numa[n].attach == o)
+			return true;
+	for (unsigned i = 0; i < t->ndevs; i++)
+		if (t->devs[i].attach == o)
+			return true;
+	return false;
+}
+
+/* --- the map ---------------------------------------------------------------
+ */
+
+/* Packages, dies and L3 caches have lines of their own, and any other
+ * object that memory or a device hangs from; cores go in runs. */
+static void plan_lines(struct map *m)
+{
+	const struct topology *t = m->t;
+
+	m->shown = need(calloc(t->nobjs, sizeof(*m->shown)));
+	m->level = need(calloc(t->nobjs, sizeof(*m->level)));
+	m->run = need(malloc((t->nobjs + 1) * sizeof(*m->run)));
+	for (unsigned o = 1; o < t->nobjs; o++) {
+		enum topo_type type = t->objs[o].type;
+		int p = t->objs[o].parent, box = p;
+
+		while (box > 0 && !m->shown[box])
+			box = t->objs[box].parent;
+		m->level[o] = box > 0 ? m->level[box] + 1 : 0;
+		if (is_unit(t, (int)o) || type == TOPO_PU)
+			continue;
+		m->shown[o] = type == TOPO_PACKAGE || type == TOPO_DIE ||
+			      type == TOPO_L3 || has_attachments(t, (int)o);
+	}
+}
+
+static int box_of(const struct map *m, int o)
+{
+	int box = m->t->objs[o].parent;
+
+	while (box > 0 && !m->shown[box])
+		box = m->t->objs[box].parent;
+	return box > 0 ? box : -1;
+}
+
+static void walk(struct map *m)
+{
+	const struct topology *t = m->t;
+
+	attachments(m, 0, 2);
+	m->run_box = -1;
+	for (unsigned o = 1; o < t->nobjs; o++) {
+		int box = box_of(m, (int)o);
+		unsigned indent;
+		char loc[64];
+
+		if (is_unit(t, (int)o)) {
+			if (m->nrun && box != m->run_box)
+				flush(m);
+			m->run_box = box;
+			m->run[m->nrun++] = (int)o;
+			if (has_attachments(t, (int)o)) {
+				flush(m);
+				attachments(m, (int)o, indent_in(m, box));
+			}
+			continue;
+		}
+		if (!m->shown[o])
+			continue;
+		flush(m);
+		location_name(t, (int)o, loc, sizeof(loc));
+		indent = 2 * (m->level[o] + 1);
+		if (t->objs[o].type == TOPO_L3) {
+			add(m, indent, text("%s", loc), (int)o);
+		} else {
+			struct cpuset cpus;
+			const char *list;
+
+			cpulist_zero(&cpus);
+			tree_obj_cpus(t, (int)o, &cpus);
+			list = msg_cpus(&cpus);
+			add(m, indent,
+			    cpulist_empty(&cpus)
+				? text("%s  no usable CPU", loc)
+			    : width(indent, loc) + strlen(list) + 7 <= WIDTH
+				? text("%s  CPUs %s", loc, list)
+				: text("%s  %u CPUs", loc,
+				       cpulist_count(&cpus)),
+			    -1);
+		}
+		attachments(m, (int)o, indent + 2);
+	}
+	flush(m);
+}
+
+/* numactl --hardware's matrix, by node number, in blocks of columns that
+ * fit. */
+static void distances(struct map *m)
+{
+	const struct topology *t = m->t;
+	unsigned n = t->nnuma, w = 2, per, *by_os;
+
+	if (!t->distances || n < 2)
+		return;
+	by_os = need(malloc(n * sizeof(*by_os)));
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = i;
+
+		/* Insertion by node number: a handful of nodes. */
+		while (k > 0 && t->numa[by_os[k - 1]].os > t->numa[i].os) {
+			by_os[k] = by_os[k - 1];
+			k--;
+		}
+		by_os[k] = i;
+	}
+	for (unsigned i = 0; i < n * n; i++)
+		if (snprintf(NULL, 0, "%u", t->distances[i]) > (int)w)
+			w = (unsigned)snprintf(NULL, 0, "%u", t->distances[i]);
+	for (unsigned i = 0; i < n; i++)
+		if (snprintf(NULL, 0, "%u", t->numa[i].os) > (int)w)
+			w = (unsigned)snprintf(NULL, 0, "%u", t->numa[i].os);
+	/* Two blanks between columns, one where that keeps to one block. */
+	w += 4 + n * (w + 2) <= WIDTH ? 2 : 1;
+	per = (WIDTH - 4 - 4) / w;
+	add(m, 2, text("%s", "NUMA distances (node numbers):"), -1);
+	for (unsigned from = 0; from < n; from += per) {
+		char *s = text("%s", "node");
+
+		for (unsigned j = from; j < n && j < from + per; j++)
+			cat(&s, "%*u", (int)w, t->numa[by_os[j]].os);
+		add(m, 4, s, -1);
+		for (unsigned i = 0; i < n; i++) {
+			s = text("%3u:", t->numa[by_os[i]].os);
+			for (unsigned j = from; j < n && j < from + per; j++)
+				cat(&s, "%*u", (int)w,
+				    t->distances[by_os[i] * n + by_os[j]]);
+			add(m, 4, s, -1);
+		}
+	}
+	free(by_os);
+}
+
+/* "words: CPUs list", the list broken after commas to fit. */
+static void add_list(struct map *m, const char *words, const char *list)
+{
+	char *s = text("%s: ", words);
+
+	while (width(2, s) + strlen(list) > WIDTH) {
+		size_t room = WIDTH - width(2, s), cut = 0;
+
+		for (size_t i = 0; i < room && list[i]; i++)
+			if (list[i] == ',')
+				cut = i + 1;
+		if (!cut) /* one item longer than a line */
+			cut = strcspn(list, ",") +
+			      (list[strcspn(list, ",")] != 0);
+		cat(&s, "%.*s", (int)cut, list);
+		add(m, 2, s, -1);
+		list += cut;
+		s = text("%s", "  ");
+	}
+	cat(&s, "%s", list);
+	add(m, 2, s, -1);
+}
+
+static void footer(struct map *m, const struct policy_plan *plan)
+{
+	static const struct {
+		enum exclusion why;
+		const char *words;
+	} gone[] = {
+		{ EXCL_OFFLINE, "offline CPUs" },
+		{ EXCL_CGROUP, "CPUs not in the cgroup's cpuset" },
+		{ EXCL_UNUSABLE, "offline or disallowed CPUs" },
+		{ EXCL_AFFINITY, "CPUs outside pinrun's affinity (--all takes "
+				 "them)" },
+	};
+	const struct context *ctx = m->ctx;
+
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (!cpulist_empty(&ctx->excluded[gone[i].why]))
+			add_list(m, gone[i].words,
+				 msg_list(&ctx->excluded[gone[i].why]));
+	distances(m);
+	if (plan)
+		add_list(m, "the placement, marked [ ] above",
+			 msg_list(&plan->cpus));
+	if (plan && m->o->mem_given)
+		add(m, 2,
+		    text("memory: %s%s%s", context_mem_arg(m->o),
+			 cpulist_empty(&ctx->mem_nodes) ? "" : " on nodes ",
+			 msg_list(&ctx->mem_nodes)),
+		    -1);
+}
+
+static bool colour(void)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	return isatty(1) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+}
+
+static void print_line(const struct line *l, bool in_colour)
+{
+	printf("%*s", (int)l->indent, "");
+	for (const char *p = l->text; *p; p++) {
+		if (*p == MARK_ON)
+			fputs(in_colour ? "[\033[1;32m" : "[", stdout);
+		else if (*p == MARK_OFF)
+			fputs(in_colour ? "\033[0m]" : "]", stdout);
+		else
+			putchar(*p);
+	}
+	putchar('\n');
+}
+
+static void print_map(struct map *m)
+{
+	const struct topology *t = m->t;
+	bool in_colour = colour();
+
+	printf("%s: %u package%s, %u NUMA node%s, %u L3, %u core%s, %u PU%s\n",
+	       t->source, tree_count(t, TOPO_PACKAGE),
+	       tree_count(t, TOPO_PACKAGE) == 1 ? "" : "s", t->nnuma,
+	       t->nnuma == 1 ? "" : "s", tree_count(t, TOPO_L3),
+	       tree_count(t, TOPO_CORE),
+	       tree_count(t, TOPO_CORE) == 1 ? "" : "s", t->npus,
+	       t->npus == 1 ? "" : "s");
+	if (m->legend)
+		printf("cores: 'core:A-B  X + Y' gives the i-th core of A-B "
+		       "the i-th CPU of X and of Y\n");
+	for (unsigned i = 0; i < m->nlines; i++) {
+		struct line *l = &m->lines[i];
+
+		/* An L3 whose cores make one run shares its line. */
+		if (l->l3 >= 0 && i + 1 < m->nlines && m->lines[i + 1].l3 < 0 &&
+		    m->lines[i + 1].indent == l->indent + 2 &&
+		    (i + 2 >= m->nlines ||
+		     m->lines[i + 2].indent <= l->indent) &&
+		    width(l->indent, l->text) + 2 +
+			    width(0, m->lines[i + 1].text) <=
+			WIDTH &&
+		    !strncmp(m->lines[i + 1].text, "core:", 5)) {
+			char *both =
+			    text("%s  %s", l->text, m->lines[i + 1].text);
+
+			free(m->lines[i + 1].text);
+			m->lines[i + 1].text = both;
+			m->lines[i + 1].indent = l->indent;
+			continue;
+		}
+		print_line(l, in_colour);
+	}
+}
+
+/* --- --list --json -------------------------------------------------- */
+
+/* Open the JSON object of object o: its "location" and "cpus". */
+static void json_object(struct json *j, const struct topology *t, int o)
+{
+	struct cpuset cpus;
+	char loc[64];
+
+	json_open(j, '{');
+	location_name(t, o, loc, sizeof(loc));
+	json_key(j, "location");
+	json_string(j, loc);
+	cpulist_zero(&cpus);
+	tree_obj_cpus(t, o, &cpus);
+	output_json_set(j, "cpus", &cpus);
+}
+
+static void json_map(const struct map *m, const struct policy_plan *plan)
+{
+	const struct topology *t = m->t;
+	const struct context *ctx = m->ctx;
+	struct json j = { 0 };
+	struct cpuset cpus;
+	char loc[64];
+
+	json_open(&j, '{');
+	json_key(&j, "topology");
+	json_open(&j, '{');
+	output_json_counts(&j, t);
+	json_key(&j, "kinds");
+	json_int(&j, t->nkinds > 1 ? t->nkinds : 1);
+	json_close(&j, '}');
+	json_key(&j, "objects");
+	json_open(&j, '[');
+	for (unsigned o = 1; o < t->nobjs; o++) {
+		if (!m->shown[o])
+			continue;
+		json_object(&j, t, (int)o);
+		location_name(t, box_of(m, (int)o) < 0 ? 0 : box_of(m, (int)o),
+			      loc, sizeof(loc));
+		json_key(&j, "in");
+		json_string(&j, loc);
+		json_close(&j, '}');
+	}
+	json_close(&j, ']');
+	json_key(&j, "cores");
+	json_open(&j, '[');
+	for (unsigned o = 1; o < t->nobjs; o++) {
+		if (!is_unit(t, (int)o))
+			continue;
+		json_object(&j, t, (int)o);
+		json_key(&j, "kind");
+		json_int(&j, t->objs[t->pus[t->objs[o].pu_first]].kind);
+		json_close(&j, '}');
+	}
+	json_close(&j, ']');
+	json_key(&j, "numa");
+	json_open(&j, '[');
+	for (unsigned n = 0; n < t->nnuma; n++) {
+		json_open(&j, '{');
+		json_key(&j, "location");
+		snprintf(loc, sizeof(loc), "numa:%u", n);
+		json_string(&j, loc);
+		json_key(&j, "node");
+		json_int(&j, t->numa[n].os);
+		json_key(&j, "bytes");
+		json_int(&j, (long long)t->numa[n].bytes);
+		json_key(&j, "kind");
+		json_string(&j, t->numa[n].kind);
+		location_name(t, t->numa[n].attach, loc, sizeof(loc));
+		json_key(&j, "local_to");
+		json_string(&j, loc);
+		cpulist_zero(&cpus);
+		tree_obj_cpus(t, t->numa[n].attach, &cpus);
+		output_json_set(&j, "cpus", &cpus);
+		json_close(&j, '}');
+	}
+	json_close(&j, ']');
+	json_key(&j, "distances");
+	if (t->distances) {
+		json_open(&j, '[');
+		for (unsigned a = 0; a < t->nnuma; a++) {
+			json_open(&j, '[');
+			for (unsigned b = 0; b < t->nnuma; b++)
+				json_int(&j, t->distances[a * t->nnuma + b]);
+			json_close(&j, ']');
+		}
+		json_close(&j, ']');
+	} else {
+		json_null(&j);
+	}
+	json_key(&j, "devices");
+	json_open(&j, '[');
+	for (unsigned i = 0; i < t->ndevs; i++) {
+		json_open(&j, '{');
+		output_json_device(&j, t, (int)i);
+		json_close(&j, '}');
+	}
+	json_close(&j, ']');
+	json_key(&j, "excluded");
+	json_open(&j, '{');
+	output_json_set(&j, "offline", &ctx->excluded[EXCL_OFFLINE]);
+	output_json_set(&j, "cgroup", &ctx->excluded[EXCL_CGROUP]);
+	output_json_set(&j, "unusable", &ctx->excluded[EXCL_UNUSABLE]);
+	output_json_set(&j, "affinity", &ctx->excluded[EXCL_AFFINITY]);
+	json_close(&j, '}');
+	json_key(&j, "placement");
+	if (plan)
+		json_string(&j, msg_list(&plan->cpus));
+	else
+		json_null(&j);
+	json_close(&j, '}');
+	output_json_print(&j);
+}
+
+void list_print(const struct context *ctx, const struct options *o,
+		const struct policy_plan *plan)
+{
+	struct map m = {
+		.ctx = ctx,
+		.t = ctx->t,
+		.o = o,
+		.marked = plan ? &plan->cpus : NULL,
+	};
+
+	plan_lines(&m);
+	if (o->json) {
+		json_map(&m, plan);
+	} else {
+		walk(&m);
+		footer(&m, plan);
+		print_map(&m);
+	}
+	for (unsigned i = 0; i < m.nlines; i++)
+		free(m.lines[i].text);
+	free(m.lines);
+	free(m.shown);
+	free(m.level);
+	free(m.run);
+}

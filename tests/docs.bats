@@ -1,0 +1,170 @@
+#!/usr/bin/env bats
+# Every example of README.md and the man pages, run. An example is a
+# "$ command" line of a ```console block (README) or of an .EX block (man
+# pages), with the lines after it as its expected output, or a line of a
+# ```sh block (README), which must succeed. Expected output is compared
+# line by line; a line "..." stands for any lines. Values that change from
+# run to run are normalized on both sides (see normalize). Examples that
+# need a launcher (srun, sbatch, salloc, mpirun, mpiexec) are run by
+# tests/cluster.bats, which starts one and reads them from the same files;
+# README's set-up commands are what CI runs first.
+#
+# The commands run in a scratch directory holding stand-ins for the
+# programs the examples name (./configure is a real autoconf one, from
+# examples/configure; ./app, ./bench, ./job, ./rank, ./server print where
+# they run), machine.xml (a two-package Xeon), a Makefile, and links to the
+# repository's tests/, examples/ and scripts/; pinrun and pinrun-compare
+# are the ones under test.
+
+load test_helper
+
+REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR/work b
+	mkdir -p "$d/bin"
+	b=$d/bin
+	ln -s "$PINRUN" "$b/pinrun"
+	ln -s "$REPO/scripts/pinrun-compare" "$b/pinrun-compare"
+	for p in app bench job rank; do
+		printf '#!/bin/sh\necho "%s $* on CPUs $(sed -n "s/^Cpus_allowed_list:\\t//p" /proc/self/status)"\n' "$p" >"$d/$p"
+		chmod +x "$d/$p"
+	done
+	printf '#!/bin/sh\nexec sleep 60\n' >"$d/server"
+	chmod +x "$d/server"
+	printf 'all:\n\t@true\n' >"$d/Makefile"
+	cp "$REPO/tests/topologies/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" "$d/machine.xml"
+	for l in tests examples scripts; do ln -s "$REPO/$l" "$d/$l"; done
+	if command -v autoreconf >/dev/null; then
+		cp "$REPO"/examples/configure/* "$d/"
+		(cd "$d" && autoreconf -i >/dev/null 2>&1)
+	fi
+	export DOCS_WORK=$d
+}
+
+teardown() {
+	pkill -f "$DOCS_WORK/server" 2>/dev/null || :
+}
+
+# The examples of a file, one per record, separated by NUL: the command,
+# a newline, then its expected output ("" when none is shown; "-" for a
+# sh block's line, which only has to succeed).
+examples() {
+	case $1 in
+	*.md) awk '
+		/^```console/ { mode = "console"; next }
+		/^```sh/ { mode = "sh"; next }
+		/^```/ { if (cmd != "") printf "%s\n%s%c", cmd, out, 0; cmd = ""; out = ""; mode = ""; next }
+		mode == "console" && /^\$ / {
+			if (cmd != "") printf "%s\n%s%c", cmd, out, 0
+			cmd = substr($0, 3); out = ""; next }
+		mode == "console" && cmd != "" { out = out $0 "\n"; next }
+		mode == "sh" && /[^[:space:]]/ && !/^[[:space:]]*#/ {
+			line = $0; sub(/[[:space:]]+#.*$/, "", line)
+			cont = cont line
+			if (cont ~ /\\$/) { sub(/\\$/, " ", cont); next }
+			printf "%s\n-\n%c", cont, 0; cont = "" }
+		' "$1" ;;
+	*) awk '
+		function unroff(s) {
+			gsub(/\\-/, "-", s); gsub(/\\\(dq/, "\"", s); gsub(/\\e/, "\\", s)
+			gsub(/\\&/, "", s); gsub(/\\\(aq/, "'"'"'", s); return s }
+		/^\.EX/ { on = 1; next }
+		/^\.EE/ { if (cmd != "") printf "%s\n%s%c", cmd, out, 0; cmd = ""; out = ""; on = 0; next }
+		on && cont { line = unroff($0); sub(/^[[:space:]]+/, "", line); cmd = cmd line
+			cont = sub(/\\$/, " ", cmd); next }
+		on && /^\$ / { if (cmd != "") printf "%s\n%s%c", cmd, out, 0
+			cmd = unroff(substr($0, 3)); out = ""
+			cont = sub(/\\$/, " ", cmd); next }
+		on && cmd != "" { out = out unroff($0) "\n" }
+		' "$1" ;;
+	esac
+}
+
+# What changes from run to run: pids, timings, the CPU pinrun started on.
+normalize() {
+	sed -E -e 's/^pid: [0-9]+$/pid: PID/' -e 's/"pid":[0-9]+/"pid":PID/g' \
+		-e 's/(time: )[0-9.]+ ms to the topology \(cache: [^)]*\), [0-9.]+ ms to plan/\1TIME/' \
+		-e 's/CPU [0-9]+ where pinrun runs/CPU N where pinrun runs/'
+}
+
+# Whether the actual output (file) matches the expected (file), "..."
+# matching any lines.
+matches() {
+	awk -v wantfile="$2" '
+		BEGIN { while ((getline l < wantfile) > 0) want[++n] = l }
+		{ got[++m] = $0 }
+		function match_at(i, j) {
+			if (i > n) return j > m
+			if (want[i] == "...") {
+				for (k = j; k <= m + 1; k++) if (match_at(i + 1, k)) return 1
+				return 0
+			}
+			return j <= m && got[j] == want[i] && match_at(i + 1, j + 1)
+		}
+		END { exit !match_at(1, 1) }' "$1"
+}
+
+# Run every example of a file; fail with all the ones that went wrong.
+check_examples() {
+	local file=$1 record cmd expected out status bad=0
+	while IFS= read -r -d '' record; do
+		cmd=${record%%$'\n'*}
+		expected=${record#*$'\n'}
+		expected=${expected%$'\n'}
+		case $cmd in
+		"scripts/install-deps && make" | "make check")
+			# README's set-up: what CI runs first (.ci/run).
+			continue ;;
+		srun* | sbatch* | salloc* | mpirun* | mpiexec* | *" mpirun "* | *" srun "*)
+			# tests/cluster.bats starts a one-node Slurm and runs
+			# these, read from the same files.
+			continue ;;
+		esac
+		status=0
+		out=$(cd "$DOCS_WORK" && PATH="$DOCS_WORK/bin:$DOCS_WORK:$PATH" \
+			GITHUB_STEP_SUMMARY=$DOCS_WORK/summary.md \
+			timeout 120 bash -c "$cmd" 2>&1 </dev/null) || status=$?
+		if [ "$status" -ne 0 ]; then
+			echo "# $file: '$cmd' exited $status: $out"
+			bad=1
+			continue
+		fi
+		[ "$expected" != "-" ] && [ -n "$expected" ] || continue
+		normalize <<<"$out" >"$BATS_TEST_TMPDIR/got"
+		printf '%s' "$expected" | normalize >"$BATS_TEST_TMPDIR/want"
+		if ! matches "$BATS_TEST_TMPDIR/got" "$BATS_TEST_TMPDIR/want"; then
+			echo "# $file: '$cmd' printed:"
+			sed 's/^/#   /' "$BATS_TEST_TMPDIR/got"
+			echo "# instead of:"
+			sed 's/^/#   /' "$BATS_TEST_TMPDIR/want"
+			bad=1
+		fi
+	done < <(examples "$file")
+	return "$bad"
+}
+
+@test "docs: the harness finds examples, and a wrong expected output fails" {
+	[ "$(examples "$REPO/README.md" | tr -cd '\0' | wc -c)" -ge 5 ]
+	[ "$(examples "$REPO/man/pinrun.1" | tr -cd '\0' | wc -c)" -ge 8 ]
+	printf '```console\n$ pinrun --cpus 0 --dry-run\n1\n```\n' >"$BATS_TEST_TMPDIR/wrong.md"
+	run check_examples "$BATS_TEST_TMPDIR/wrong.md"
+	assert_failure
+	printf '```console\n$ pinrun --cpus 0 --dry-run\n0\n```\n' >"$BATS_TEST_TMPDIR/right.md"
+	run check_examples "$BATS_TEST_TMPDIR/right.md"
+	assert_success
+}
+
+@test "docs: every example of README.md runs as shown" {
+	command -v autoreconf >/dev/null || skip_unless_works "needs autoconf for ./configure"
+	check_examples "$REPO/README.md"
+}
+
+@test "docs: every example of man/pinrun.1 runs as shown" {
+	command -v autoreconf >/dev/null || skip_unless_works "needs autoconf for ./configure"
+	check_examples "$REPO/man/pinrun.1"
+}
+
+@test "docs: every example of man/pinrun-compare.1 runs as shown" {
+	check_examples "$REPO/man/pinrun-compare.1"
+}

@@ -1,0 +1,215 @@
+#!/usr/bin/env bats
+# --list: the map of a machine. On every topology: each line fits in 80
+# columns, every PU, NUMA node and device appears exactly once, and the
+# marks are exactly the plan; --list --json carries the same; colour only
+# on a terminal, and never with NO_COLOR.
+
+load test_helper
+load reference
+load devices
+
+# check_map FILE [POLICY...]: the map of FILE, with the placement of POLICY
+# marked when one is given, checked against hwloc's view of FILE.
+check_map() {
+	local f=$1 map name n want got
+	shift
+	map=$("$PINRUN" --topology "$f" --list "$@") || fail "--list $* on $(basename "$f") failed"
+	# 80 columns.
+	got=$(awk 'length($0) > 80' <<<"$map")
+	[ -z "$got" ] || fail "wider than 80 columns on $(basename "$f"): $got"
+	# Every PU once.
+	want=$(ref_pus "$f" all)
+	got=$(list_cpus <<<"$map" | sort -n | paste -sd, -)
+	if [ -z "$want" ] || [ "$want" != "$got" ]; then
+		fail "PUs of $(basename "$f"): hwloc has '$want', the map '$got'"
+	fi
+	# Every NUMA node once.
+	want=$(lstopo-no-graphics --input "$f" --only numanode -p 2>/dev/null | sed -n 's/.*P#\([0-9]*\).*/\1/p' | sort -n | paste -sd, -)
+	got=$(grep -oE '^ *numa:[0-9]+  node [0-9]+' <<<"$map" | sed 's/.* //' | sort -n | paste -sd, -)
+	[ "$want" = "$got" ] || fail "NUMA nodes of $(basename "$f"): hwloc has '$want', the map '$got'"
+	# Every device once (as often as hwloc has it, for a shared name).
+	while IFS= read -r name; do
+		n=$(os_devices "$f" | grep -cxF -- "$name")
+		name=${name//$'\t'/\\x09}
+		got=$(grep -oF -- " $name (" <<<"$map" | wc -l)
+		[ "$got" -eq "$n" ] || fail "device $name appears $got times on the map of $(basename "$f"), not $n"
+	done < <(os_devices "$f")
+	while read -r name; do
+		got=$(grep -oF -- "pci=$name " <<<"$map" | wc -l)
+		[ "$got" -eq 1 ] || fail "PCI device $name appears $got times on the map of $(basename "$f")"
+	done < <(pci_devices "$f")
+	# The marks are the plan.
+	if [ $# -gt 0 ]; then
+		want=$(our_pus "$f" "$@")
+		got=$(list_marks <<<"$map" | sort -n | paste -sd, -)
+		if [ -z "$want" ] || [ "$want" != "$got" ]; then
+			fail "marks on $(basename "$f") with $*: plan '$want', marked '$got'"
+		fi
+	else
+		[ -z "$(list_marks <<<"$map")" ] || fail "marks without a placement on $(basename "$f")"
+	fi
+}
+
+@test "--list on every topology: 80 columns, every PU, node and device once" {
+	for f in "$TOPO"/*.xml "$AWKWARD" "$CPULESS"; do
+		check_map "$f"
+	done
+}
+
+@test "--list with a policy marks exactly the plan, on every topology" {
+	local f n
+	for f in "$TOPO"/*.xml "$AWKWARD"; do
+		n=$(hwloc-calc --input "$f" --number-of core machine:0)
+		check_map "$f" --spread=$((n < 3 ? n : 3))
+		check_map "$f" --same-numa=0
+		check_map "$f" --spread --smt
+		check_map "$f" --hot=idle --smt
+	done
+}
+
+@test "--list with --near marks the CPUs near the device, and the device" {
+	local f=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml
+	check_map "$f" --near=mlx5_2
+	check_map "$f" --near=cuda0 --spread=4
+	run "$PINRUN" --topology "$f" --near=cuda0 --spread=4 --list
+	assert_line "    pci=0004:04:00.0 3D: cuda0 (coproc CUDA) <- --near, nvml0 (gpu)"
+	check_map "$AWKWARD" --near=nvme0n1
+}
+
+@test "--list shows sizes, kinds, distances, SMT siblings and what cannot be used" {
+	run "$PINRUN" --topology "$AWKWARD" --list
+	assert_success
+	assert_line --index 0 "XML file: 2 packages, 6 NUMA nodes, 0 L3, 8 cores, 16 PUs"
+	assert_line "  numa:5  node 4, 64.0 GiB CXL-DRAM"
+	assert_line "    numa:4  node 5, 16.0 GiB GPUMemory"
+	assert_line "      core:4-5  8-11 (2 per core)  fast"
+	assert_line "      pci=0002:05:00.0 NVMExp: nvme0n1 (block Disk) (local to core:5)"
+	assert_line "  pmem0 (block NVDIMM)"
+	assert_line "      5:  80  80  80  80  40  10"
+	run "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --list
+	assert_line --index 1 "cores: 'core:A-B  X + Y' gives the i-th core of A-B the i-th CPU of X and of Y"
+	assert_line "    l3:0  core:0-17  0-17 + 36-53"
+	run "$PINRUN" --topology "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml" --list
+	assert_line "    l3:0  core:0-8  4-20:2"
+	assert_line "  offline or disallowed CPUs: 0-3,21-23"
+	run "$PINRUN" --topology "$TOPO/2pkg-2numa-ibm-power8-smt8-20c160pu.xml" --spread=2 --list
+	assert_line "    l3:0  core:0  [0],1,2,3,4,5,6,7"
+	assert_line "    l3:1  core:1  8-15"
+	assert_line "  the placement, marked [ ] above: 0,80"
+}
+
+@test "--list --json: every PU once, every device, the placement" {
+	local f=$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml
+	run "$PINRUN" --topology "$f" --near=rsmi4 --spread=2 --list --json
+	assert_success
+	run python3 -c '
+import json, sys
+m = json.loads(sys.argv[1])
+def cpus(s):
+    out = []
+    for item in filter(None, s.split(",")):
+        a, _, b = item.partition("-")
+        out += range(int(a), int(b or a) + 1)
+    return out
+pus = sorted(c for core in m["cores"] for c in cpus(core["cpus"]))
+print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]),
+      m["placement"], m["topology"]["pus"], len(m["distances"]),
+      [d["local_to"] for d in m["devices"] if d["name"] == "rsmi4"][0])
+' "$output"
+	assert_output "128 128 64 4 44 0,4 128 4 l3:0"
+}
+
+@test "--list --json on this machine has its devices" {
+	run "$PINRUN" --list --json
+	assert_success
+	run python3 -c 'import json, sys; m = json.loads(sys.argv[1]); print(sorted(d["name"] for d in m["devices"] if d["name"]))' "$output"
+	assert_output "$(lstopo-no-graphics --only osdev 2>/dev/null | sed -n 's/^.*"\(.*\)"$/\1/p' | sort | python3 -c 'import sys; print(sorted(l.strip() for l in sys.stdin))')"
+}
+
+@test "--list on this machine: every PU once, and its devices" {
+	local map want
+	map=$("$PINRUN" --list)
+	want=$(hwloc-calc --physical-output --intersect PU all | tr ',' '\n' | sort -n | paste -sd, -)
+	[ "$(list_cpus <<<"$map" | sort -n | paste -sd, -)" = "$want" ] || fail "$map"
+	while IFS= read -r name; do
+		[ "$(grep -oF -- " $name (" <<<"$map" | wc -l)" -eq 1 ] || fail "$name: $map"
+	done < <(lstopo-no-graphics --only osdev 2>/dev/null | sed -n 's/^.*"\(.*\)"$/\1/p')
+	[[ "${map%%$'\n'*}" == "this machine: "* ]] || fail "$map"
+}
+
+@test "colour only on a terminal, and never with NO_COLOR" {
+	command -v script >/dev/null || skip_unless_works "no script(1) to make a terminal"
+	local cmd="'$PINRUN' --topology '$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml' --spread=2 --list"
+	run script -qec "env -u NO_COLOR TERM=xterm $cmd" /dev/null
+	assert_success
+	assert_output --partial $'[\e[1;32m0\e[0m]'
+	run script -qec "env NO_COLOR=1 TERM=xterm $cmd" /dev/null
+	refute_output --partial $'\e['
+	assert_output --partial '[0]'
+	run bash -c "$cmd | cat"
+	refute_output --partial $'\e['
+	assert_output --partial '[0]'
+}
+
+@test "--list takes no command, --pid, --dry-run or --follow; --mem needs a placement" {
+	bad_usage "--list prints a map and runs nothing: a command does not apply" --list -- true
+	bad_usage "--list prints a map and runs nothing: --pid does not apply" --list --pid 1
+	bad_usage "--list prints a map and runs nothing: --dry-run does not apply" --list -n
+	bad_usage "--list prints a map and runs nothing: --follow does not apply" --list --hot --follow
+	bad_usage "--show takes only a pid (and --json): --list does not apply" --list --show
+	bad_usage "--mem with --list marks a placement's memory: give a policy or --near" --list --mem=bind:0
+	run "$PINRUN" --list --hot=0 --mem=bind:0 --topology "$AWKWARD"
+	assert_success
+	assert_line "      numa:0  node 0, 32.0 GiB <- --mem"
+	assert_line "  memory: bind:0 on nodes 0"
+}
+
+@test "a failed write of the map is an error (--list >/dev/full)" {
+	[ -w /dev/full ] || skip_unless_works "no /dev/full"
+	run bash -c "'$PINRUN' --list --topology '$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml' >/dev/full"
+	assert_failure 125
+	assert_output "pinrun: write error: No space left on device"
+}
+
+# --- the documentation's examples -------------------------------------------------
+
+@test "the README's device examples print what the README shows" {
+	local readme=$BATS_TEST_DIRNAME/../README.md n=0 cmd want args
+	cd "$BATS_TEST_DIRNAME/.."
+	# Each console block of the section: "$ pinrun ARGS", then its output.
+	while IFS= read -r -d '' block; do
+		cmd=${block%%$'\n'*}
+		want=${block#*$'\n'}
+		read -ra args <<<"${cmd#\$ pinrun }"
+		run "$PINRUN" "${args[@]}"
+		assert_success
+		[ "$output" = "${want%$'\n'}" ] || fail "$cmd: the README shows '$want', pinrun prints '$output'"
+		n=$((n + 1))
+	done < <(awk '/^## Near the device/ { on = 1; next } /^## / { on = 0 }
+		on && /^```console$/ { block = ""; inb = 1; next }
+		on && inb && /^```$/ { printf "%s%c", block, 0; inb = 0; next }
+		on && inb { block = block $0 "\n" }' "$readme")
+	[ "$n" -eq 4 ] || fail "$n examples found, not 4"
+}
+
+@test "the man page's --list picture and device examples are what pinrun does" {
+	local man=$BATS_TEST_DIRNAME/../man/pinrun.1 want
+	local E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
+	want=$(awk '/^on two Xeon E5-2695 v4:$/ { on = 1; next } on && /^\.EX$/ { inb = 1; next }
+		inb && /^\.EE$/ { exit } inb' "$man" | sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g')
+	run "$PINRUN" --topology "$E5" --near=mlx5_0 --spread=2 --list
+	[ -n "$want" ] && [ "$output" = "$want" ] || fail "the man page shows '$want', pinrun prints '$output'"
+	# EXAMPLES, "Devices and memory": machine.xml is the E5-2695 v4 there.
+	run "$PINRUN" --list
+	assert_success
+	run "$PINRUN" --near=mlx5_0 --mem=bind --dry-run --topology "$E5"
+	assert_output "0-17,36-53"
+	run "$PINRUN" --near=mlx5_0 --mem=bind --json --topology "$E5"
+	assert_output --partial '"mem":{"policy":"bind","nodes":"0","from":"device"}'
+	run "$PINRUN" --near=cuda1 --spread=4 --list --topology "$E5"
+	assert_line "  the placement, marked [ ] above: 0,4,9,13"
+	run "$PINRUN" --near=pci=0000:08:00.0 --same-numa --dry-run --topology "$E5"
+	assert_output "0-17,36-53"
+	run "$PINRUN" --hot --mem=interleave:all -- "$BATS_TEST_DIRNAME/helpers/mempolicy"
+	assert_output "interleave $(expand "$(cat /sys/devices/system/node/online)")"
+}
