@@ -175,7 +175,7 @@ const char *errors_cpulist(const char *input, const struct cpulist_error *e)
 /* --- locations --------------------------------------------------------- */
 
 /* Which of a location error's wordings applies. */
-enum { LOC_PHYSICAL = 1, LOC_SUGGEST, LOC_FILTER, LOC_EXPRESSION };
+enum { LOC_PHYSICAL = 1, LOC_SUGGEST, LOC_FILTER, LOC_EXPRESSION, LOC_IO };
 
 static const struct entry location_words[] = {
 	{ LOCATION_E_TYPE, 0,
@@ -186,6 +186,9 @@ static const struct entry location_words[] = {
 	{ LOCATION_E_UNSUPPORTED, 0,
 	  "invalid location '{input}': pinrun has no '{item}' objects (it "
 	  "keeps the CPU tree and the NUMA nodes)" },
+	{ LOCATION_E_UNSUPPORTED, LOC_IO,
+	  "invalid location '{input}': '{item}' objects are I/O devices: "
+	  "--near=<device> places near one" },
 	{ LOCATION_E_UNSUPPORTED, LOC_FILTER,
 	  "invalid location '{input}': '{item}': hwloc's filters and device "
 	  "names are not supported" },
@@ -307,6 +310,8 @@ const char *errors_spec(const char *option, const struct topology *t,
 			snprintf(other, sizeof(other), "'%s'",
 				 msg_input(e->suggest));
 	}
+	if (e->code == LOCATION_E_UNSUPPORTED && e->io)
+		variant = LOC_IO;
 	if (e->code == LOCATION_E_UNSUPPORTED && e->at &&
 	    (*e->at == '[' || *e->at == '='))
 		variant = LOC_FILTER;

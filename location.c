@@ -21,8 +21,11 @@
 #define NO_OS UINT_MAX
 /* The level of NUMA nodes, which are not in the tree. */
 #define LEVEL_NUMA (-2)
-/* A type hwloc has and pinrun keeps no level of. */
+/* A type hwloc has and pinrun keeps no level of; one of I/O devices. */
 #define T_UNSUPPORTED TOPO_NTYPES
+#define T_IO	      (TOPO_NTYPES + 1)
+/* parse_type's group for "hbm" and "mcdram": NUMA nodes of that kind. */
+#define GROUP_HBM (-2)
 
 enum range_kind { R_ALL, R_ODD, R_EVEN, R_ONE, R_FROM, R_RANGE, R_WRAP };
 
@@ -32,6 +35,7 @@ struct step {
 	size_t len;
 	enum topo_type type;
 	int level; /* depth in the tree, or LEVEL_NUMA */
+	bool hbm;  /* "hbm:": MCDRAM nodes only, from here on */
 	enum range_kind kind;
 	unsigned long first, last, count;
 };
@@ -70,17 +74,27 @@ static const struct {
 	unsigned min;
 	enum topo_type type;
 } type_names[] = {
-	{ "osdev", 2, T_UNSUPPORTED },	    { "block", 4, T_UNSUPPORTED },
-	{ "network", 3, T_UNSUPPORTED },    { "openfabrics", 7, T_UNSUPPORTED },
-	{ "dma", 3, T_UNSUPPORTED },	    { "gpu", 3, T_UNSUPPORTED },
-	{ "coproc", 5, T_UNSUPPORTED },	    { "machine", 2, TOPO_MACHINE },
-	{ "numanode", 2, TOPO_NUMA },	    { "node", 2, TOPO_NUMA },
-	{ "memcache", 5, T_UNSUPPORTED },   { "package", 2, TOPO_PACKAGE },
-	{ "socket", 2, TOPO_PACKAGE },	    { "die", 2, TOPO_DIE },
-	{ "core", 2, TOPO_CORE },	    { "pu", 2, TOPO_PU },
-	{ "misc", 4, T_UNSUPPORTED },	    { "bridge", 4, T_UNSUPPORTED },
-	{ "hostbridge", 6, T_UNSUPPORTED }, { "pcibridge", 5, T_UNSUPPORTED },
-	{ "pcidev", 3, T_UNSUPPORTED },
+	{ "osdev", 2, T_IO },
+	{ "block", 4, T_IO },
+	{ "network", 3, T_IO },
+	{ "openfabrics", 7, T_IO },
+	{ "dma", 3, T_IO },
+	{ "gpu", 3, T_IO },
+	{ "coproc", 5, T_IO },
+	{ "machine", 2, TOPO_MACHINE },
+	{ "numanode", 2, TOPO_NUMA },
+	{ "node", 2, TOPO_NUMA },
+	{ "memcache", 5, T_UNSUPPORTED },
+	{ "package", 2, TOPO_PACKAGE },
+	{ "socket", 2, TOPO_PACKAGE },
+	{ "die", 2, TOPO_DIE },
+	{ "core", 2, TOPO_CORE },
+	{ "pu", 2, TOPO_PU },
+	{ "misc", 4, T_UNSUPPORTED },
+	{ "bridge", 4, T_IO },
+	{ "hostbridge", 6, T_IO },
+	{ "pcibridge", 5, T_IO },
+	{ "pcidev", 3, T_IO },
 };
 
 /* hwloc__type_match: s[0..len) spells at least min letters of name, and
@@ -100,15 +114,18 @@ static size_t type_match(const char *s, size_t len, const char *name,
 }
 
 /* The type s[0..len) names, or -1; for a group, *group is the group level
- * it names (from the top), or -1. */
+ * it names (from the top), or -1; for "hbm" (hwloc 2.9's name for the
+ * NUMA nodes of high-bandwidth memory), TOPO_NUMA with GROUP_HBM. */
 static int parse_type(const char *s, size_t len, int *group)
 {
 	size_t n;
 
 	*group = -1;
 	if ((len == 3 && !strncasecmp(s, "hbm", 3)) ||
-	    (len == 6 && !strncasecmp(s, "mcdram", 6)))
-		return T_UNSUPPORTED;
+	    (len == 6 && !strncasecmp(s, "mcdram", 6))) {
+		*group = GROUP_HBM;
+		return TOPO_NUMA;
+	}
 	for (size_t i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
 		if (type_match(s, len, type_names[i].name, type_names[i].min))
 			return (int)type_names[i].type;
@@ -175,8 +192,11 @@ static int type_level(const struct topology *t, struct step *st, size_t tlen,
 
 	if (type < 0)
 		return fail(err, LOCATION_E_TYPE, st->text, tlen);
-	if (type == T_UNSUPPORTED)
+	if (type >= T_UNSUPPORTED) {
+		err->io = type == T_IO;
 		return fail(err, LOCATION_E_UNSUPPORTED, st->text, tlen);
+	}
+	st->hbm = group == GROUP_HBM;
 	st->type = (enum topo_type)type;
 	err->type = st->type;
 	if (type == TOPO_NUMA)
@@ -295,7 +315,7 @@ static int parse_chain(const struct topology *t, const char *s,
 			int group;
 			int type = tlen ? parse_type(s, tlen, &group) : -1;
 
-			if (type < 0 || type == T_UNSUPPORTED)
+			if (type < 0 || type >= T_UNSUPPORTED)
 				return fail(err, LOCATION_E_TYPE, s,
 					    tlen	      ? tlen
 					    : colon < st->len ? colon
@@ -396,7 +416,8 @@ static bool inside(const struct eval *ev, int item, int parent)
 }
 
 /* The candidates of a step inside parent, in logical order. */
-static unsigned candidates(struct eval *ev, const struct step *st, int parent)
+static unsigned candidates(struct eval *ev, const struct step *st, int parent,
+			   bool hbm)
 {
 	const struct topology *t = ev->t;
 	const struct topo_level *l;
@@ -405,7 +426,8 @@ static unsigned candidates(struct eval *ev, const struct step *st, int parent)
 
 	if (st->level == LEVEL_NUMA) {
 		for (unsigned i = 0; i < t->nnuma; i++)
-			if (inside(ev, (int)(t->nobjs + i), parent))
+			if ((!hbm || !strcmp(t->numa[i].kind, "MCDRAM")) &&
+			    inside(ev, (int)(t->nobjs + i), parent))
 				ev->cand[n++] = (int)(t->nobjs + i);
 		return n;
 	}
@@ -628,6 +650,7 @@ static int eval_chain(struct eval *ev, const char *s, struct cpuset *set)
 	const struct topology *t = ev->t;
 	size_t nsteps = 1;
 	struct step *steps;
+	bool hbm = false;
 	int n;
 
 	for (const char *p = s; *p; p++)
@@ -641,9 +664,11 @@ static int eval_chain(struct eval *ev, const char *s, struct cpuset *set)
 	ev->cur[0] = -1; /* the machine */
 	ev->ncur = 1;
 	for (int k = 0; k < n; k++) {
+		/* As hwloc-calc 2.9: after "hbm", NUMA nodes are MCDRAM's. */
+		hbm |= steps[k].hbm;
 		ev->nnext = 0;
 		for (unsigned c = 0; c < ev->ncur; c++) {
-			unsigned w = candidates(ev, &steps[k], ev->cur[c]);
+			unsigned w = candidates(ev, &steps[k], ev->cur[c], hbm);
 			int r;
 
 			ev->err->parent =
@@ -703,7 +728,7 @@ static const char *meant_type(const char *w, size_t len)
 		    !strncasecmp(w, synonyms[i].word, len))
 			return synonyms[i].type;
 	k = parse_type(w, len, &group);
-	if (k >= 0 && k != T_UNSUPPORTED)
+	if (k >= 0 && k < T_UNSUPPORTED)
 		return NULL; /* already a type: nothing to suggest */
 	k = len >= 3 ? suggest_closest(w, len, canonical,
 				       sizeof(canonical) / sizeof(canonical[0]),
@@ -749,7 +774,7 @@ static void suggest_element(const char *e, size_t len, char *out, size_t size)
 	if (!type && colon == alpha && isdigit((unsigned char)*rest)) {
 		int group, k = parse_type(e, alpha, &group);
 
-		if (k >= 0 && k != T_UNSUPPORTED)
+		if (k >= 0 && k < T_UNSUPPORTED)
 			snprintf(out, size, "%.*s:%.40s", (int)alpha % 20, e,
 				 rest);
 		return;

@@ -40,6 +40,7 @@ struct location_error {
 	size_t elem_len;
 	unsigned nelems; /* how many the input has */
 	bool chain;	 /* that location is a type:index chain */
+	bool io;	 /* UNSUPPORTED: the type is one of I/O devices */
 	enum topo_type type;
 	unsigned long value, value2;
 	int parent;	      /* objs index the index was relative to, or -1 */

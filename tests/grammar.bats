@@ -119,6 +119,19 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 	assert_output "18-35,54-71"
 }
 
+@test "hbm: and mcdram: name the MCDRAM nodes, as hwloc-calc 2.9 does" {
+	local e want
+	for e in hbm:0 mcdram:1 HBM:3 hbm:all 'hbm:1 ~core:20'; do
+		# shellcheck disable=SC2086 # several locations, as hwloc-calc takes them
+		want=$(hwloc-calc -i "$KNL" --po -I pu $e | tr , '\n' | sort -n | paste -sd, -)
+		plan "$e" --topology "$KNL"
+		assert_success
+		[ "$(expand "$output")" = "$want" ] || fail "$e: pinrun $output, hwloc-calc $want"
+	done
+	plan hbm:0 --topology "$KNL"
+	assert_output "0-17,68-85,136-153,204-221"
+}
+
 # --physical
 @test "--physical: OS indexes in locations and in --same-numa=N" {
 	plan numa:8 --physical --topology "$P9"
@@ -213,7 +226,7 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 }
 
 @test "what pinrun does not keep, and empty results" {
-	bad "invalid location 'gpu:0': pinrun has no 'gpu' objects (it keeps the CPU tree and the NUMA nodes)" --cpus gpu:0 -n --topology "$E5"
+	bad "invalid location 'gpu:0': 'gpu' objects are I/O devices: --near=<device> places near one" --cpus gpu:0 -n --topology "$E5"
 	bad "invalid location 'l1i:0': pinrun has no 'l1i' objects (it keeps the CPU tree and the NUMA nodes)" --cpus l1i:0 -n --topology "$E5"
 	bad "invalid location 'numa[hbm]:0': '[hbm]:0': hwloc's filters and device names are not supported" --cpus 'numa[hbm]:0' -n --topology "$E5"
 	bad "invalid location 'package:0 ^': '^' needs a location after it" --cpus 'package:0 ^' -n --topology "$E5"

@@ -284,7 +284,8 @@ TEST(hwloc_names)
 	EXPECT(parse(t, "gpu:0", &s) == LOCATION_E_UNSUPPORTED);
 	EXPECT(parse(t, "os=eth0", &s) == LOCATION_E_UNSUPPORTED);
 	EXPECT(parse(t, "numa[hbm]:0", &s) == LOCATION_E_UNSUPPORTED);
-	EXPECT(parse(t, "mcdram:0", &s) == LOCATION_E_UNSUPPORTED);
+	/* hbm: the NUMA nodes of kind MCDRAM; this machine has none. */
+	EXPECT(parse(t, "mcdram:0", &s) == LOCATION_E_NO_SUCH);
 	EXPECT(parse(t, "l2:0", &s) == LOCATION_E_NO_LEVEL);
 	tree_free(t);
 }
@@ -350,6 +351,13 @@ TEST(hwloc_2_10_containment)
 	EXPECT(t && one);
 	if (!t || !one)
 		return;
+	/* hbm counts the MCDRAM nodes only, and keeps to them after. */
+	strcpy(t->numa[2].kind, "MCDRAM");
+	strcpy(t->numa[3].kind, "MCDRAM");
+	EXPECT(parse(t, "hbm:1", &s) == LOCATION_OK);
+	EXPECT_SET(&s, "2-3");
+	EXPECT(parse(t, "hbm:0.core:1.numa:1", &s) == LOCATION_E_NO_SUCH);
+	EXPECT(parse(t, "core:1.numa:1", &s) == LOCATION_OK);
 	/* Cores served by two nodes are inside each (2.9 found none). */
 	EXPECT(parse(t, "numa:3.core:1", &s) == LOCATION_OK);
 	EXPECT_SET(&s, "3");
