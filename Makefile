@@ -38,7 +38,7 @@ LIBS := -ldl
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
-PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o tidmap.o \
+PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidmap.o \
 	devices.o memory.o \
 	slots.o topofile.o json.o
 OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \

@@ -14,6 +14,7 @@
 #include "act.h"
 #include "host.h"
 #include "message.h"
+#include "output.h"
 #include "pinrun.h"
 
 void act_bind(pid_t tid, const struct cpuset *cpus)
@@ -39,12 +40,40 @@ void act_bind(pid_t tid, const struct cpuset *cpus)
 			msg_cpus(&got), msg_cpus(cpus));
 }
 
+/* The affinity of task tid before pinrun changes it. */
+static void old_affinity(const struct options *o, pid_t tid, struct cpuset *set)
+{
+	int r = host_get_affinity(tid, set);
+
+	if (r == -ESRCH && tid == o->pid)
+		msg_die("no %s %d",
+			o->tid ? "thread with tid" : "process with pid",
+			(int)tid);
+	if (r < 0 && tid == o->pid)
+		msg_die("cannot read the affinity of %s %d: %s",
+			o->tid ? "tid" : "pid", (int)tid, strerror(-r));
+	if (r < 0)
+		cpulist_zero(set); /* the thread ended meanwhile */
+}
+
 void act_replace(const struct options *o, const struct policy_plan *plan)
 {
+	const char *who = o->tid ? "tid" : "pid";
 	pid_t *tids = NULL, *done = NULL;
+	struct cpuset first, old;
 	unsigned n, ndone = 0;
 	int r;
 
+	/* taskset's two lines: what it was, then what it is. */
+	old_affinity(o, o->pid, &first);
+	if (!o->quiet)
+		output_affinity(who, o->pid, "current", &first);
+	if (o->tid) {
+		act_bind(o->pid, &plan->cpus);
+		if (!o->quiet)
+			output_affinity(who, o->pid, "new", &plan->cpus);
+		return;
+	}
 	/* Threads may start while we work: go round until a pass finds no
 	 * new one. */
 	for (int pass = 0; pass < 100; pass++) {
@@ -67,6 +96,15 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 				seen = done[k] == tids[i];
 			if (seen)
 				continue;
+			/* A thread that had other CPUs than the process
+			 * gets a line of its own. */
+			if (tids[i] != o->pid && !o->quiet) {
+				old_affinity(o, tids[i], &old);
+				if (!cpulist_empty(&old) &&
+				    !cpulist_equal(&old, &first))
+					output_affinity("tid", tids[i],
+							"current", &old);
+			}
 			act_bind(tids[i], &plan->cpus);
 			done[ndone++] = tids[i];
 			fresh++;
@@ -76,6 +114,8 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 			break;
 	}
 	free(done);
+	if (!o->quiet)
+		output_affinity(who, o->pid, "new", &plan->cpus);
 }
 
 void act_memory(const struct context *ctx, const struct options *o)

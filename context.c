@@ -6,6 +6,7 @@
  * are, then has policy.c plan. Errors are worded by errors.c.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -28,30 +29,48 @@ double context_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* --cpus SPEC or --hot=SPEC: a list, a mask or a location. */
-static void read_spec(struct context *ctx, const char *s)
+/* --cpus SPEC or --hot=SPEC: lists, masks and locations, as location.c
+ * reads them; "all" is every CPU pinrun may use, as numactl's is. */
+static void read_spec(struct context *ctx, const struct options *o)
 {
-	struct cpulist_error e;
-	struct location_error le;
-	struct cpuset *cpus = &ctx->req.cpus;
+	struct location_error e;
+	struct location_opts lo = { .physical = o->physical,
+				    .all = &ctx->req.allowed };
 
-	switch (cpulist_syntax(s)) {
-	case CPULIST_SYNTAX_LIST:
-		if (cpulist_parse_list(s, cpus, &e) < 0)
-			msg_die("%s", errors_cpulist(s, &e));
+	if (location_eval(ctx->t, o->spec, &lo, &ctx->req.cpus, &e) < 0)
+		msg_die("%s", errors_spec(o->policy == POLICY_HOT ? "--hot="
+								  : "--cpus",
+					  ctx->t, o->spec, &e));
+}
+
+/* The level a domain policy's index counts in. */
+static enum topo_type domain_type(enum policy_kind kind)
+{
+	return kind == POLICY_SAME_CHIP	  ? TOPO_PACKAGE
+	       : kind == POLICY_SAME_NUMA ? TOPO_NUMA
+					  : TOPO_L3;
+}
+
+/* --same-*=N --physical: N is an OS index; the policy wants the logical
+ * one. */
+static void physical_index(struct context *ctx, const struct options *o)
+{
+	enum topo_type type = domain_type(o->policy);
+	struct index_facts f = { .what = o->policy_text,
+				 .kind = o->policy,
+				 .value = o->index };
+	unsigned logical, os = 0;
+	int r = location_logical_of(ctx->t, type, o->index, &logical);
+
+	if (r == 0) {
+		ctx->req.index = logical;
 		return;
-	case CPULIST_SYNTAX_MASK:
-		if (cpulist_parse_mask(s, cpus, &e) < 0)
-			msg_die("%s", errors_cpulist(s, &e));
-		return;
-	case CPULIST_SYNTAX_LOCATION:
-		break;
 	}
-	if (location_parse(ctx->t, s, cpus, &le) < 0)
-		msg_die("%s", errors_location(ctx->t, s, &le));
-	/* "all" is every CPU pinrun may use, as numactl's is. */
-	if (!strcasecmp(s, "all"))
-		cpulist_and(cpus, cpus, &ctx->req.allowed);
+	f.no_os = r == -2;
+	f.has_other = location_os_of(ctx->t, type, o->index, &os) == 0;
+	f.other = os;
+	location_os_list(ctx->t, type, f.os_list, sizeof(f.os_list));
+	msg_die("%s", errors_physical(&f));
 }
 
 /* Take out of the allowed set what is not in keep, for a reason. */
@@ -161,7 +180,9 @@ void context_fill(struct context *ctx, const struct options *o,
 	if (o->share)
 		read_share(ctx, o, t->this_system ? &mask : NULL);
 	if (o->spec)
-		read_spec(ctx, o->spec);
+		read_spec(ctx, o);
+	else if (o->physical && o->which == WHICH_INDEX)
+		physical_index(ctx, o);
 	/* --near alone places on every allowed CPU near the device. */
 	if (o->near && o->policy == POLICY_NONE) {
 		req->kind = POLICY_CPUS;
@@ -170,7 +191,9 @@ void context_fill(struct context *ctx, const struct options *o,
 	if (t->this_system && req->which == WHICH_CURRENT) {
 		r = o->pid ? host_last_cpu(o->pid) : host_current_cpu();
 		if (r == -ENOENT && o->pid)
-			msg_die("no process with pid %d", (int)o->pid);
+			msg_die("no %s %d",
+				o->tid ? "thread with tid" : "process with pid",
+				(int)o->pid);
 		/* Outside its share or kind, 'current' is the first
 		 * candidate inside it. */
 		if (r >= 0 && (o->share || o->kind != KIND_ANY || o->near) &&
@@ -257,6 +280,7 @@ void context_plan(struct context *ctx, const struct options *o,
 	const struct topology *t = ctx->t;
 	struct policy_error e;
 	struct cpuset online, domain;
+	unsigned logical;
 	char what[300];
 	struct policy_facts f = {
 		.what = o->policy_text,
@@ -287,6 +311,14 @@ void context_plan(struct context *ctx, const struct options *o,
 	if (e.code == POLICY_E_OFFLINE && t->this_system)
 		f.offline = host_online(&online) == 0 &&
 			    !cpulist_has(&online, (unsigned)e.value);
+	/* --same-numa=8 where OS node 8 is numa:1: say so. */
+	if (e.code == POLICY_E_NO_SUCH && e.value <= UINT_MAX &&
+	    o->policy >= POLICY_SAME_CHIP && o->policy <= POLICY_SAME_CACHE &&
+	    location_logical_of(t, domain_type(o->policy), (unsigned)e.value,
+				&logical) == 0) {
+		f.has_os_match = true;
+		f.os_match = logical;
+	}
 	msg_die("%s", errors_policy(&e, &f));
 }
 

@@ -119,27 +119,45 @@ int cpulist_last(const struct cpuset *set)
 	return -1;
 }
 
+#define HEX_DIGITS "0123456789abcdefABCDEF"
+
 /* A mask as /proc prints it, without 0x: two or more comma-separated
  * words, every one after the first exactly 8 hex digits. (As a list it
  * would name CPUs of eight digits, which no machine has.) */
 static bool proc_mask(const char *s)
 {
-	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	size_t n = strspn(s, HEX_DIGITS);
 	unsigned words = 1;
 
 	if (n < 1 || n > 8)
 		return false;
 	for (s += n; *s == ','; s += 9, words++)
-		if (strspn(s + 1, "0123456789abcdefABCDEF") != 8)
+		if (strspn(s + 1, HEX_DIGITS) != 8)
 			return false;
 	return !*s && words > 1;
 }
 
+/* One word of hex digits with at least one letter among them ("ff",
+ * "3f"): a mask, as taskset reads it, since no list holds a letter. A
+ * word of decimal digits alone stays a list. */
+static bool bare_hex(const char *s)
+{
+	size_t n = strspn(s, HEX_DIGITS);
+
+	return n && !s[n] && strcspn(s, "abcdefABCDEF") < n;
+}
+
+static bool hex_prefix(const char *s)
+{
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
 enum cpulist_syntax cpulist_syntax(const char *spec)
 {
-	if ((spec[0] == '0' && spec[1] == 'x') || proc_mask(spec))
+	if (hex_prefix(spec) || proc_mask(spec) || bare_hex(spec))
 		return CPULIST_SYNTAX_MASK;
-	if (isalpha((unsigned char)spec[0]))
+	if (*spec && !isdigit((unsigned char)spec[0]) && spec[0] != ',' &&
+	    spec[0] != '-')
 		return CPULIST_SYNTAX_LOCATION;
 	return CPULIST_SYNTAX_LIST;
 }
@@ -264,9 +282,9 @@ int cpulist_parse_mask(const char *s, struct cpuset *set,
 	for (;;) {
 		const char *w = p;
 
-		if (p[0] == '0' && p[1] == 'x')
+		if (hex_prefix(p))
 			w = p += 2;
-		else if (nwords == 0 && !proc_mask(s))
+		else if (nwords == 0 && !proc_mask(s) && !bare_hex(s))
 			return fail(err, CPULIST_E_BAD_CHAR, p, 0, 0);
 		while (*p && *p != ',') {
 			if (hexval(*p) < 0)

@@ -62,21 +62,28 @@ struct cpulist_error {
 	unsigned long value, value2;
 };
 
-/* Which syntax a CPU spec is written in, judged from its first characters. */
+/* Which syntax a plain CPU spec is written in, judged from its text: a
+ * mask when it starts with "0x" (or "0X"), is one word of hex digits with
+ * a letter among them ("ff": no list has letters), or is /proc's
+ * "ff,00000000" (words after the first of exactly 8 digits: no list has
+ * such CPU numbers); a list when it starts with a digit (so "10" is CPU
+ * 10, never mask 0x10), a comma or '-'; anything else is for location.c
+ * (a location, or an expression of several). */
 enum cpulist_syntax {
-	CPULIST_SYNTAX_LIST, /* anything not below */
-	CPULIST_SYNTAX_MASK, /* starts with "0x", or /proc's "ff,00000000" */
-	CPULIST_SYNTAX_LOCATION, /* starts with a letter: "package:1" */
+	CPULIST_SYNTAX_LIST,
+	CPULIST_SYNTAX_MASK,
+	CPULIST_SYNTAX_LOCATION,
 };
 enum cpulist_syntax cpulist_syntax(const char *spec);
 
 /* Parse a taskset list ("0-3,8-11:2") into set. Returns 0 or -1 with err. */
 int cpulist_parse_list(const char *s, struct cpuset *set,
 		       struct cpulist_error *err);
-/* Parse a hex mask ("0xff", "0x00000001,00000003", or as /proc prints it,
- * "ff,00000000"): 32-bit words separated by commas, most significant
- * first; "0x" on the first unless every later word has 8 digits, allowed
- * on the others. Returns 0 or -1 with err. */
+/* Parse a hex mask ("0xff", "ff", "0x00000001,00000003", or as /proc
+ * prints it, "ff,00000000"): 32-bit words separated by commas, most
+ * significant first; "0x" on the first unless it is the only word and has
+ * a hex letter, or every later word has 8 digits; allowed on the others.
+ * Returns 0 or -1 with err. */
 int cpulist_parse_mask(const char *s, struct cpuset *set,
 		       struct cpulist_error *err);
 

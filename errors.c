@@ -5,6 +5,7 @@
  * anything; the command-line side prints these messages and exits. What
  * the user typed goes through msg_input, so an echo is always one line.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 struct fields {
 	const char *input, *item, *what, *level, *type, *parent, *units;
 	const char *spec, *cpus, *allowed, *usable, *hint, *machine, *var;
-	const char *why, *comm, *value, *var2, *value2;
+	const char *why, *comm, *value, *var2, *value2, *other, *os;
 	unsigned long v, v2, max, arity;
 };
 
@@ -36,10 +37,11 @@ static const struct {
 	{                                                                      \
 #n, offsetof(struct fields, n), true                           \
 	}
-	S(input),   S(item), S(what), S(level),	  S(type),   S(parent),
-	S(units),   S(spec), S(cpus), S(allowed), S(usable), S(hint),
-	S(machine), S(var),  S(why),  S(comm),	  S(value),  S(var2),
-	S(value2),  N(v),    N(v2),   N(max),	  N(arity),
+	S(input),  S(item),  S(what),	 S(level),  S(type),
+	S(parent), S(units), S(spec),	 S(cpus),   S(allowed),
+	S(usable), S(hint),  S(machine), S(var),    S(why),
+	S(comm),   S(value), S(var2),	 S(value2), S(other),
+	S(os),	   N(v),     N(v2),	 N(max),    N(arity),
 #undef S
 #undef N
 };
@@ -144,15 +146,20 @@ static const char *const cpulist_words[] = {
 	[CPULIST_E_MASK_ZERO] = "invalid CPU mask '{input}': no CPU set",
 };
 
-const char *errors_cpulist(const char *input, const struct cpulist_error *e)
+/* The words for e, with input already escaped (it may name more than the
+ * list: "1-' in '0-3 ~1-"). */
+static const char *cpulist_message(const char *input,
+				   const struct cpulist_error *e)
 {
 	struct fields f = {
-		.input = msg_input(input),
+		.input = input,
 		.v = e->value,
 		.v2 = e->value2,
 		.max = CPULIST_MAX - 1,
 	};
 
+	if (e->code <= CPULIST_OK || e->code > CPULIST_E_MASK_ZERO)
+		return expand("invalid CPU list '{input}'", &f);
 	if (e->code == CPULIST_E_TOO_LARGE)
 		f.item = msg_input_n(e->at, strspn(e->at, "0123456789"));
 	else if (e->at)
@@ -160,50 +167,165 @@ const char *errors_cpulist(const char *input, const struct cpulist_error *e)
 	return expand(cpulist_words[e->code], &f);
 }
 
+const char *errors_cpulist(const char *input, const struct cpulist_error *e)
+{
+	return cpulist_message(msg_input(input), e);
+}
+
 /* --- locations --------------------------------------------------------- */
 
-static const char *const location_words[] = {
-	[LOCATION_E_TYPE] =
-	    "invalid location '{input}': unknown object type '{item}'",
-	[LOCATION_E_NO_LEVEL] =
-	    "invalid location '{input}': this topology has no {type} level",
-	[LOCATION_E_GROUPS] = "invalid location '{input}': there are {v} group "
-			      "levels, name one as group0..group{v2}",
-	[LOCATION_E_NO_INDEX] = "invalid location '{input}': '{item}' needs an "
-				"index, as in '{item}:0'",
-	[LOCATION_E_BAD_INDEX] =
-	    "invalid location '{input}': invalid index '{item}'",
-	[LOCATION_E_REVERSED] =
-	    "invalid location '{input}': range '{item}' is reversed",
-	[LOCATION_E_NO_SUCH] =
-	    "invalid location '{input}': {parent} has no {type} {v} (it has "
-	    "{v2})",
-	[LOCATION_E_NOT_DEEPER] = "invalid location '{input}': '{item}' is not "
-				  "below the step before it",
-	[LOCATION_E_EMPTY_STEP] = "invalid location '{input}': empty step",
-	[LOCATION_E_NO_CPUS] =
-	    "location '{input}' has no online CPU that the cgroup allows",
-	[LOCATION_E_NOMEM] = "location '{input}': out of memory",
+/* Which of a location error's wordings applies. */
+enum { LOC_PHYSICAL = 1, LOC_SUGGEST, LOC_FILTER, LOC_EXPRESSION, LOC_IO };
+
+static const struct entry location_words[] = {
+	{ LOCATION_E_TYPE, 0,
+	  "invalid location '{input}': unknown object type '{item}'" },
+	{ LOCATION_E_TYPE, LOC_SUGGEST,
+	  "invalid location '{input}': unknown object type '{item}'; did you "
+	  "mean {other}?" },
+	{ LOCATION_E_UNSUPPORTED, 0,
+	  "invalid location '{input}': pinrun has no '{item}' objects (it "
+	  "keeps the CPU tree and the NUMA nodes)" },
+	{ LOCATION_E_UNSUPPORTED, LOC_IO,
+	  "invalid location '{input}': '{item}' objects are I/O devices: "
+	  "--near=<device> places near one" },
+	{ LOCATION_E_UNSUPPORTED, LOC_FILTER,
+	  "invalid location '{input}': '{item}': hwloc's filters and device "
+	  "names are not supported" },
+	{ LOCATION_E_NO_LEVEL, 0,
+	  "invalid location '{input}': this topology has no {type} level" },
+	{ LOCATION_E_GROUPS, 0,
+	  "invalid location '{input}': there are {v} group levels, name one "
+	  "as group0..group{v2}" },
+	{ LOCATION_E_NO_INDEX, 0,
+	  "invalid location '{input}': '{item}' needs an index, as in "
+	  "'{item}:0'" },
+	{ LOCATION_E_NO_INDEX, LOC_SUGGEST,
+	  "invalid location '{input}': '{item}' needs an index; did you mean "
+	  "{other}?" },
+	{ LOCATION_E_BAD_INDEX, 0,
+	  "invalid location '{input}': invalid index '{item}'" },
+	{ LOCATION_E_REVERSED, 0,
+	  "invalid location '{input}': range '{item}' is reversed" },
+	{ LOCATION_E_NO_SUCH, 0,
+	  "invalid location '{input}': {parent} has no {type} {v} (it has "
+	  "{v2}){hint}" },
+	{ LOCATION_E_NO_SUCH, LOC_PHYSICAL,
+	  "invalid location '{input}': {parent} has no {type} with OS index "
+	  "{v} ({os}){hint}" },
+	{ LOCATION_E_NONE, 0,
+	  "invalid location '{input}': '{item}' names no {type} ({parent} "
+	  "has {v2})" },
+	{ LOCATION_E_NONE, LOC_PHYSICAL,
+	  "invalid location '{input}': '{item}' names no {type} ({parent} "
+	  "has {os})" },
+	{ LOCATION_E_NO_OS_INDEX, 0,
+	  "invalid location '{input}': {type} objects have no OS index: give "
+	  "a logical index, without --physical" },
+	{ LOCATION_E_EMPTY_STEP, 0, "invalid location '{input}': empty step" },
+	{ LOCATION_E_NO_CPUS, 0,
+	  "location '{input}' has no online CPU that the cgroup allows" },
+	{ LOCATION_E_NO_CPUS, LOC_EXPRESSION,
+	  "location '{input}' names no CPU" },
+	{ LOCATION_E_OPERATOR, 0,
+	  "invalid location '{input}': '{item}' needs a location after it" },
+	{ LOCATION_E_OPERATOR, LOC_SUGGEST,
+	  "invalid location '{input}': '!' is numactl's; did you mean "
+	  "{other}?" },
+	{ LOCATION_E_NOMEM, 0, "location '{input}': out of memory" },
 };
+
+/* The object an index was relative to: "the machine", "package:1", or
+ * with OS indexes "package P#1". */
+static void parent_name(const struct topology *t,
+			const struct location_error *e, char *buf, size_t size)
+{
+	if (e->in_numa && e->physical)
+		snprintf(buf, size, "numa P#%u", t->numa[e->parent_numa].os);
+	else if (e->in_numa)
+		snprintf(buf, size, "numa:%u", e->parent_numa);
+	else if (e->parent >= 0 && e->physical &&
+		 t->objs[e->parent].os != UINT_MAX)
+		snprintf(buf, size, "%s P#%u",
+			 tree_type_name(t->objs[e->parent].type),
+			 t->objs[e->parent].os);
+	else if (e->parent >= 0)
+		location_name(t, e->parent, buf, size);
+	else
+		snprintf(buf, size, "the machine");
+}
+
+const char *errors_spec(const char *option, const struct topology *t,
+			const char *input, const struct location_error *e)
+{
+	char parent[64], hint[128] = "", other[160] = "", os[80];
+	const char *type = tree_type_name(e->type);
+	struct fields f = {
+		.input = msg_input(input),
+		.item = e->at ? msg_input_n(e->at, e->len) : "",
+		.type = type,
+		.parent = parent,
+		.hint = hint,
+		.other = other,
+		.os = os,
+		.v = e->value,
+		.v2 = e->value2,
+	};
+	int variant = 0;
+
+	if (e->code == LOCATION_E_CPULIST) {
+		char both[600];
+
+		if (e->nelems <= 1)
+			return errors_cpulist(input, &e->list);
+		snprintf(both, sizeof(both), "%s' in '%s",
+			 msg_input_n(e->at, e->len), msg_input(input));
+		return cpulist_message(both, &e->list);
+	}
+	parent_name(t, e, parent, sizeof(parent));
+	snprintf(os, sizeof(os), e->os_indexes[0] ? "OS indexes %s" : "none",
+		 e->os_indexes);
+	if (e->code == LOCATION_E_NO_SUCH && e->has_other && !e->physical)
+		snprintf(hint, sizeof(hint),
+			 "; %s P#%lu is %s:%lu (--physical reads OS indexes)",
+			 type, e->value, type, e->other);
+	else if (e->code == LOCATION_E_NO_SUCH && e->has_other)
+		snprintf(hint, sizeof(hint),
+			 "; without --physical, %s:%lu is P#%lu", type,
+			 e->value, e->other);
+	if (e->physical &&
+	    (e->code == LOCATION_E_NO_SUCH || e->code == LOCATION_E_NONE))
+		variant = LOC_PHYSICAL;
+	if (e->suggest[0]) {
+		variant = LOC_SUGGEST;
+		if (option && option[strlen(option) - 1] == '=')
+			snprintf(other, sizeof(other), "%s%s", option,
+				 msg_input(e->suggest));
+		else if (option)
+			snprintf(other, sizeof(other),
+				 strpbrk(e->suggest, " ~^") ? "%s '%s'"
+							    : "%s %s",
+				 option, msg_input(e->suggest));
+		else
+			snprintf(other, sizeof(other), "'%s'",
+				 msg_input(e->suggest));
+	}
+	if (e->code == LOCATION_E_UNSUPPORTED && e->io)
+		variant = LOC_IO;
+	if (e->code == LOCATION_E_UNSUPPORTED && e->at &&
+	    (*e->at == '[' || *e->at == '='))
+		variant = LOC_FILTER;
+	if (e->code == LOCATION_E_GROUPS)
+		f.v2 = e->value - 1;
+	if (e->code == LOCATION_E_NO_CPUS && (e->nelems > 1 || !e->chain))
+		variant = LOC_EXPRESSION;
+	return expand(LOOKUP(location_words, e->code, variant), &f);
+}
 
 const char *errors_location(const struct topology *t, const char *input,
 			    const struct location_error *e)
 {
-	char parent[64] = "the machine";
-	struct fields f = {
-		.input = msg_input(input),
-		.item = e->at ? msg_input_n(e->at, e->len) : "",
-		.type = tree_type_name(e->type),
-		.parent = parent,
-		.v = e->value,
-		.v2 = e->value2,
-	};
-
-	if (e->code == LOCATION_E_GROUPS)
-		f.v2 = e->value - 1;
-	if (e->code == LOCATION_E_NO_SUCH && e->parent >= 0)
-		location_name(t, e->parent, parent, sizeof(parent));
-	return expand(location_words[e->code], &f);
+	return errors_spec(NULL, t, input, e);
 }
 
 /* --- policies ------------------------------------------------------------ */
@@ -211,10 +333,11 @@ const char *errors_location(const struct topology *t, const char *input,
 /* Which of an error's wordings applies. */
 enum {
 	PLAIN,
-	UNUSABLE,   /* DOMAIN_EMPTY: the domain has no usable CPU at all */
-	IN_KERNEL,  /* OFFLINE: the kernel says so */
-	IN_CGROUP,  /* OFFLINE: online, but not in the cgroup's cpuset */
-	IN_TOPOLOGY /* OFFLINE: planning for another machine */
+	UNUSABLE,    /* DOMAIN_EMPTY: the domain has no usable CPU at all */
+	IN_KERNEL,   /* OFFLINE: the kernel says so */
+	IN_CGROUP,   /* OFFLINE: online, but not in the cgroup's cpuset */
+	IN_TOPOLOGY, /* OFFLINE: planning for another machine */
+	OS_MATCH     /* NO_SUCH: an object has that OS index */
 };
 
 static const struct entry policy_words[] = {
@@ -223,6 +346,9 @@ static const struct entry policy_words[] = {
 	  "{what}: this topology has no {level} level" },
 	{ POLICY_E_NO_SUCH, PLAIN,
 	  "{what}: there is no {level} {v} (the topology has {v2})" },
+	{ POLICY_E_NO_SUCH, OS_MATCH,
+	  "{what}: there is no {level} {v} (the topology has {v2}); {level} "
+	  "P#{v} is --{item}={other} (or add --physical)" },
 	{ POLICY_E_DOMAIN_EMPTY, PLAIN,
 	  "{what}: no CPU of {level} {v} ({cpus}) is in the allowed set "
 	  "{allowed}{hint}" },
@@ -275,6 +401,7 @@ static const char *units_word(bool pus, unsigned long n)
 const char *errors_policy(const struct policy_error *e,
 			  const struct policy_facts *pf)
 {
+	char other[32];
 	struct fields f = {
 		.what = pf->what,
 		.level = level_word(pf->kind),
@@ -301,7 +428,37 @@ const char *errors_policy(const struct policy_error *e,
 		variant = !pf->this_system ? IN_TOPOLOGY
 			  : pf->offline	   ? IN_KERNEL
 					   : IN_CGROUP;
+	if (e->code == POLICY_E_NO_SUCH && pf->has_os_match) {
+		snprintf(other, sizeof(other), "%lu", pf->os_match);
+		f.item = policy_name(pf->kind);
+		f.other = other;
+		variant = OS_MATCH;
+	}
 	return expand(LOOKUP(policy_words, e->code, variant), &f);
+}
+
+const char *errors_physical(const struct index_facts *pf)
+{
+	char hint[128] = "";
+	struct fields f = {
+		.what = pf->what,
+		.level = level_word(pf->kind),
+		.os = pf->os_list,
+		.hint = hint,
+		.v = pf->value,
+	};
+
+	if (pf->no_os)
+		return expand("{what}: {level}s have no OS index: give a "
+			      "logical index, without --physical",
+			      &f);
+	if (pf->has_other)
+		snprintf(hint, sizeof(hint),
+			 "; without --physical, %s %lu is OS index %lu",
+			 f.level, pf->value, pf->other);
+	return expand("{what}: there is no {level} with OS index {v} (OS "
+		      "indexes {os}){hint}",
+		      &f);
 }
 
 /* --- --share ---------------------------------------------------------------

@@ -21,9 +21,13 @@
 /* A CPU list or mask (input) that cpulist_parse_* refused. */
 const char *errors_cpulist(const char *input, const struct cpulist_error *e);
 
-/* A location (input) that location_parse refused on t. */
+/* A location (input) that location_eval refused on t. */
 const char *errors_location(const struct topology *t, const char *input,
 			    const struct location_error *e);
+/* The same, given as the value of option ("--hot=", "--cpus"), so that a
+ * near miss is suggested as the whole option: "did you mean --hot=0?". */
+const char *errors_spec(const char *option, const struct topology *t,
+			const char *input, const struct location_error *e);
 
 /* What a policy error's message needs to know. */
 struct policy_facts {
@@ -38,9 +42,24 @@ struct policy_facts {
 	bool all;		     /* --all was given */
 	bool this_system;
 	bool offline; /* OFFLINE on this machine: the kernel says offline */
+	/* NO_SUCH: the domain whose OS index is the value, logically. */
+	bool has_os_match;
+	unsigned long os_match;
 };
 const char *errors_policy(const struct policy_error *e,
 			  const struct policy_facts *f);
+
+/* --same-*=N --physical, where no object has OS index N. */
+struct index_facts {
+	const char *what; /* the policy as typed */
+	enum policy_kind kind;
+	unsigned long value;
+	bool no_os;	/* the level's objects have no OS index */
+	bool has_other; /* logical index value has OS index other */
+	unsigned long other;
+	char os_list[64]; /* the OS indexes there are */
+};
+const char *errors_physical(const struct index_facts *f);
 
 /* A --share value (spec) that launcher_parse or launcher_decide refused,
  * or a part launcher_part could not cut (pus: --smt, for its units). */

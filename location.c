@@ -1,7 +1,11 @@
 /*
- * location.c: the hwloc location syntax over the flattened topology, in
- * both directions. Pure. Unlike hwloc-calc, a name that matches nothing is
- * an error here, never a warning followed by a smaller set.
+ * location.c: hwloc's location language over the flattened topology, in
+ * both directions. Pure. It reads what hwloc-calc reads (type names and
+ * their abbreviations, chains, index ranges, the ~ x ^ operators, masks)
+ * and counts as hwloc-calc 2.10 counts; lists are taskset's. Unlike
+ * hwloc-calc, a name that matches nothing is an error here, never a
+ * warning followed by a smaller set, and with OS indexes the keywords
+ * (all, odd, even, N-) and wrapping go by the OS indexes themselves.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -11,6 +15,45 @@
 #include <strings.h>
 
 #include "location.h"
+#include "suggest.h"
+
+/* hwloc's index of an object that has none (caches, most groups). */
+#define NO_OS UINT_MAX
+/* The level of NUMA nodes, which are not in the tree. */
+#define LEVEL_NUMA (-2)
+/* A type hwloc has and pinrun keeps no level of; one of I/O devices. */
+#define T_UNSUPPORTED TOPO_NTYPES
+#define T_IO	      (TOPO_NTYPES + 1)
+/* parse_type's group for "hbm" and "mcdram": NUMA nodes of that kind. */
+#define GROUP_HBM (-2)
+
+enum range_kind { R_ALL, R_ODD, R_EVEN, R_ONE, R_FROM, R_RANGE, R_WRAP };
+
+/* One step of a chain, "core:0-3". */
+struct step {
+	const char *text; /* the step, up to '.' or the end */
+	size_t len;
+	enum topo_type type;
+	int level; /* depth in the tree, or LEVEL_NUMA */
+	bool hbm;  /* "hbm:": MCDRAM nodes only, from here on */
+	enum range_kind kind;
+	unsigned long first, last, count;
+};
+
+/* What an evaluation works with. Items are objs indexes, or nobjs + n for
+ * NUMA node n. */
+struct eval {
+	const struct topology *t;
+	bool physical;
+	const struct cpuset *all;
+	unsigned *end;	       /* objs[o]'s subtree is [o, end[o]) */
+	char *has_node;	       /* some NUMA node is local to objs[o] */
+	char *cpus_everywhere; /* by depth: every object there has CPUs */
+	int *cand, *cur, *next;
+	char *taken;
+	unsigned ncur, nnext;
+	struct location_error *err;
+};
 
 static int fail(struct location_error *err, enum location_err code,
 		const char *at, size_t len)
@@ -18,6 +61,107 @@ static int fail(struct location_error *err, enum location_err code,
 	err->code = code;
 	err->at = at;
 	err->len = len;
+	return -1;
+}
+
+/* --- type names ----------------------------------------------------------
+ */
+
+/* hwloc_type_sscanf's names, in its order (the first match wins), with the
+ * least of each a name must spell. */
+static const struct {
+	const char *name;
+	unsigned min;
+	enum topo_type type;
+} type_names[] = {
+	{ "osdev", 2, T_IO },
+	{ "block", 4, T_IO },
+	{ "network", 3, T_IO },
+	{ "openfabrics", 7, T_IO },
+	{ "dma", 3, T_IO },
+	{ "gpu", 3, T_IO },
+	{ "coproc", 5, T_IO },
+	{ "machine", 2, TOPO_MACHINE },
+	{ "numanode", 2, TOPO_NUMA },
+	{ "node", 2, TOPO_NUMA },
+	{ "memcache", 5, T_UNSUPPORTED },
+	{ "package", 2, TOPO_PACKAGE },
+	{ "socket", 2, TOPO_PACKAGE },
+	{ "die", 2, TOPO_DIE },
+	{ "core", 2, TOPO_CORE },
+	{ "pu", 2, TOPO_PU },
+	{ "misc", 4, T_UNSUPPORTED },
+	{ "bridge", 4, T_IO },
+	{ "hostbridge", 6, T_IO },
+	{ "pcibridge", 5, T_IO },
+	{ "pcidev", 3, T_IO },
+};
+
+/* hwloc__type_match: s[0..len) spells at least min letters of name, and
+ * stops at its end or at a character that is no letter. Returns the
+ * length matched, or 0. */
+static size_t type_match(const char *s, size_t len, const char *name,
+			 size_t min)
+{
+	for (size_t i = 0;; i++) {
+		if (i == len || tolower((unsigned char)s[i]) != name[i]) {
+			if (i < len &&
+			    (isalpha((unsigned char)s[i]) || s[i] == '-'))
+				return 0;
+			return i >= min ? (i ? i : len) : 0;
+		}
+	}
+}
+
+/* The type s[0..len) names, or -1; for a group, *group is the group level
+ * it names (from the top), or -1; for "hbm" (hwloc 2.9's name for the
+ * NUMA nodes of high-bandwidth memory), TOPO_NUMA with GROUP_HBM. */
+static int parse_type(const char *s, size_t len, int *group)
+{
+	size_t n;
+
+	*group = -1;
+	if ((len == 3 && !strncasecmp(s, "hbm", 3)) ||
+	    (len == 6 && !strncasecmp(s, "mcdram", 6))) {
+		*group = GROUP_HBM;
+		return TOPO_NUMA;
+	}
+	for (size_t i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (type_match(s, len, type_names[i].name, type_names[i].min))
+			return (int)type_names[i].type;
+	if (len >= 2 && (s[0] == 'l' || s[0] == 'L') &&
+	    isdigit((unsigned char)s[1])) {
+		unsigned long level = 0;
+		size_t i = 1;
+
+		while (i < len && isdigit((unsigned char)s[i]) && level < 10)
+			level = level * 10 + (unsigned long)(s[i++] - '0');
+		if (i < len && (s[i] == 'i' || s[i] == 'I')) {
+			if (level < 1 || level > 3)
+				return -1;
+			i++;
+			return i == len ||
+				       type_match(s + i, len - i, "cache", 0)
+				   ? T_UNSUPPORTED
+				   : -1;
+		}
+		if (level < 1 || level > 5)
+			return -1;
+		if (i < len && strchr("dDuU", s[i]))
+			i++;
+		if (i < len && !type_match(s + i, len - i, "cache", 0))
+			return -1;
+		return (int)(TOPO_L1 - (level - 1));
+	}
+	if ((n = type_match(s, len, "group", 2))) {
+		if (n < len && isdigit((unsigned char)s[n])) {
+			*group = 0;
+			while (n < len && isdigit((unsigned char)s[n]) &&
+			       *group < 1000)
+				*group = *group * 10 + (s[n++] - '0');
+		}
+		return TOPO_GROUP;
+	}
 	return -1;
 }
 
@@ -39,113 +183,54 @@ static unsigned group_rank(const struct topology *t, unsigned depth,
 	return rank;
 }
 
-/* Match a type name; returns the level depth, or -1 with err (or -2 for
- * NUMA nodes, which have no depth in the tree). */
-static int type_depth(const struct topology *t, const char *s, size_t len,
+/* The level a step's type names, or -1 with err. */
+static int type_level(const struct topology *t, struct step *st, size_t tlen,
 		      struct location_error *err)
 {
-	/* hwloc's names, and any unambiguous prefix of two letters or more
-	 * ("pack", "sock", "mach"), as hwloc takes them. */
-	static const struct {
-		const char *name;
-		enum topo_type type;
-	} names[] = {
-		{ "machine", TOPO_MACHINE }, { "package", TOPO_PACKAGE },
-		{ "socket", TOPO_PACKAGE },  { "die", TOPO_DIE },
-		{ "numanode", TOPO_NUMA },   { "node", TOPO_NUMA },
-		{ "core", TOPO_CORE },	     { "pu", TOPO_PU },
-		{ "group", TOPO_GROUP },
-	};
-	char name[16];
-	enum topo_type type = TOPO_NTYPES;
-	long group = -1;
-	int depth, matches = 0;
+	int group, type = parse_type(st->text, tlen, &group), depth;
+	unsigned ngroups;
 
-	if (len == 0 || len >= sizeof(name))
-		return fail(err, LOCATION_E_TYPE, s, len);
-	for (size_t i = 0; i < len; i++)
-		name[i] = (char)tolower((unsigned char)s[i]);
-	name[len] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (len >= 2 && !strncmp(name, names[i].name, len) &&
-		    (type == TOPO_NTYPES || type != names[i].type)) {
-			type = names[i].type;
-			matches++;
-		}
-	if (matches > 1)
-		type = TOPO_NTYPES;
-	if (name[0] == 'l' && name[1] >= '1' && name[1] <= '5' &&
-	    (!name[2] || !strcmp(name + 2, "d") || !strcmp(name + 2, "cache") ||
-	     !strcmp(name + 2, "dcache") || !strcmp(name + 2, "u") ||
-	     !strcmp(name + 2, "ucache")))
-		type = (enum topo_type)(TOPO_L1 - (name[1] - '1'));
-	if (!strncmp(name, "group", 5) && isdigit((unsigned char)name[5]) &&
-	    !name[6]) {
-		type = TOPO_GROUP;
-		group = name[5] - '0';
+	if (type < 0)
+		return fail(err, LOCATION_E_TYPE, st->text, tlen);
+	if (type >= T_UNSUPPORTED) {
+		err->io = type == T_IO;
+		return fail(err, LOCATION_E_UNSUPPORTED, st->text, tlen);
 	}
-	if (type == TOPO_NTYPES)
-		return fail(err, LOCATION_E_TYPE, s, len);
-	err->type = type;
+	st->hbm = group == GROUP_HBM;
+	st->type = (enum topo_type)type;
+	err->type = st->type;
 	if (type == TOPO_NUMA)
-		return t->nnuma ? -2 : fail(err, LOCATION_E_NO_LEVEL, s, len);
-	if (type == TOPO_GROUP) {
-		unsigned ngroups;
-
-		group_rank(t, 0, &ngroups);
-		if (group < 0 && ngroups > 1) {
-			err->value = ngroups;
-			return fail(err, LOCATION_E_GROUPS, s, len);
-		}
-		for (unsigned d = 0; d < t->nlevels; d++)
-			if (t->levels[d].type == TOPO_GROUP &&
-			    (group < 0 ||
-			     group_rank(t, d, NULL) == (unsigned)group))
-				return (int)d;
-		return fail(err, LOCATION_E_NO_LEVEL, s, len);
+		return t->nnuma
+			   ? LEVEL_NUMA
+			   : fail(err, LOCATION_E_NO_LEVEL, st->text, tlen);
+	if (type != TOPO_GROUP) {
+		depth = tree_type_depth(t, (enum topo_type)type);
+		return depth >= 0
+			   ? depth
+			   : fail(err, LOCATION_E_NO_LEVEL, st->text, tlen);
 	}
-	depth = tree_type_depth(t, type);
-	return depth >= 0 ? depth : fail(err, LOCATION_E_NO_LEVEL, s, len);
+	group_rank(t, 0, &ngroups);
+	if (group < 0 && ngroups > 1) {
+		err->value = ngroups;
+		return fail(err, LOCATION_E_GROUPS, st->text, tlen);
+	}
+	/* With one group level, hwloc takes any group number for it. */
+	for (unsigned d = 0; d < t->nlevels; d++)
+		if (t->levels[d].type == TOPO_GROUP &&
+		    (ngroups == 1 || group_rank(t, d, NULL) == (unsigned)group))
+			return (int)d;
+	return fail(err, LOCATION_E_NO_LEVEL, st->text, tlen);
 }
 
-/* Is object o inside parent (the object itself included)? */
-static int inside(const struct topology *t, int o, int parent)
-{
-	for (; o != TOPO_NONE; o = t->objs[o].parent)
-		if (o == parent)
-			return 1;
-	return 0;
-}
-
-/* The candidates of one step inside parent, as objs indexes (for NUMA
- * nodes: node numbers with the high bit set apart in numa[]). */
-static unsigned candidates(const struct topology *t, int depth, int parent,
-			   int *out)
-{
-	unsigned n = 0;
-
-	if (depth == -2) {
-		for (unsigned i = 0; i < t->nnuma; i++)
-			if (parent < 0 || inside(t, t->numa[i].attach, parent))
-				out[n++] = (int)i;
-		return n;
-	}
-	for (unsigned i = 0; i < t->levels[depth].count; i++) {
-		int o = t->levels[depth].objs[i];
-
-		if (parent < 0 || inside(t, o, parent))
-			out[n++] = o;
-	}
-	return n;
-}
+/* --- parsing ---------------------------------------------------------- */
 
 /* A decimal index; an absurd one (more digits than any machine has
- * objects) reads as ULONG_MAX, which no range check lets through. */
-static unsigned long index_number(const char **p)
+ * objects) reads as ULONG_MAX, which the parser refuses. */
+static unsigned long index_number(const char **p, const char *end)
 {
 	unsigned long v = 0;
 
-	while (isdigit((unsigned char)**p)) {
+	while (*p < end && isdigit((unsigned char)**p)) {
 		v = v < 1UL << 32 ? v * 10 + (unsigned long)(**p - '0')
 				  : ULONG_MAX;
 		(*p)++;
@@ -153,179 +238,848 @@ static unsigned long index_number(const char **p)
 	return v;
 }
 
-/* Parse the index part of a step (up to '.' or the end) and mark the
- * chosen candidates in pick[0..n). */
-static int pick_indexes(const char *s, size_t len, unsigned n, char *pick,
-			struct location_error *err)
+/* The index part of a step, s[0..len): N, N-M, N-, N:K, all, odd, even. */
+static int parse_index(struct step *st, const char *s, size_t len,
+		       struct location_error *err)
 {
 	const char *p = s, *end = s + len;
-	unsigned long first, last, count = 0;
-	bool wrap = false;
 
 	if (len == 3 && !strncasecmp(s, "all", 3)) {
-		memset(pick, 1, n);
+		st->kind = R_ALL;
 		return 0;
 	}
 	if ((len == 3 && !strncasecmp(s, "odd", 3)) ||
 	    (len == 4 && !strncasecmp(s, "even", 4))) {
-		for (unsigned i = len == 3; i < n; i += 2)
-			pick[i] = 1;
+		st->kind = len == 3 ? R_ODD : R_EVEN;
 		return 0;
 	}
-	if (!isdigit((unsigned char)*p))
-		return fail(err, LOCATION_E_BAD_INDEX, s, len);
-	first = last = index_number(&p);
+	if (!len || !isdigit((unsigned char)*p))
+		return fail(err, LOCATION_E_BAD_INDEX, st->text, st->len);
+	st->first = index_number(&p, end);
+	st->kind = R_ONE;
 	if (p < end && *p == '-') {
 		p++;
-		if (p == end)
-			last = first < n ? n - 1 : first; /* "N-": to the end */
-		else if (!isdigit((unsigned char)*p))
-			return fail(err, LOCATION_E_BAD_INDEX, s, len);
-		else
-			last = index_number(&p);
-		if (p == end && last < first)
-			return fail(err, LOCATION_E_REVERSED, s, len);
+		st->kind = R_FROM;
+		if (p < end) {
+			if (!isdigit((unsigned char)*p))
+				return fail(err, LOCATION_E_BAD_INDEX, st->text,
+					    st->len);
+			st->last = index_number(&p, end);
+			st->kind = R_RANGE;
+		}
 	} else if (p < end && *p == ':') {
 		p++;
-		if (!isdigit((unsigned char)*p))
-			return fail(err, LOCATION_E_BAD_INDEX, s, len);
-		count = index_number(&p);
-		if (!count)
-			return fail(err, LOCATION_E_BAD_INDEX, s, len);
-		wrap = true;
+		if (p == end || !isdigit((unsigned char)*p))
+			return fail(err, LOCATION_E_BAD_INDEX, st->text,
+				    st->len);
+		st->count = index_number(&p, end);
+		st->kind = R_WRAP;
+		if (!st->count)
+			return fail(err, LOCATION_E_BAD_INDEX, st->text,
+				    st->len);
 	}
-	if (p != end)
-		return fail(err, LOCATION_E_BAD_INDEX, s, len);
-	if (first >= n || (!wrap && last >= n) || (wrap && count > n)) {
-		if (first == ULONG_MAX || last == ULONG_MAX ||
-		    count == ULONG_MAX)
-			return fail(err, LOCATION_E_BAD_INDEX, s, len);
-		err->value = first >= n ? first : wrap ? count : last;
-		err->value2 = n;
-		return fail(err, LOCATION_E_NO_SUCH, s, len);
+	if (p != end || st->first == ULONG_MAX ||
+	    (st->kind == R_RANGE && st->last == ULONG_MAX) ||
+	    (st->kind == R_WRAP && st->count == ULONG_MAX))
+		return fail(err, LOCATION_E_BAD_INDEX, st->text, st->len);
+	if (st->kind == R_RANGE && st->last < st->first)
+		return fail(err, LOCATION_E_REVERSED, st->text, st->len);
+	return 0;
+}
+
+/* Split a chain into steps and read each. Returns the number of steps, or
+ * -1 with err. */
+static int parse_chain(const struct topology *t, const char *s,
+		       struct step *steps, struct location_error *err)
+{
+	int n = 0;
+
+	for (;;) {
+		struct step *st = &steps[n];
+		const char *dot = strchr(s, '.');
+		size_t tlen;
+
+		st->text = s;
+		st->len = dot ? (size_t)(dot - s) : strlen(s);
+		if (!st->len)
+			return fail(err, LOCATION_E_EMPTY_STEP, s, 0);
+		tlen = strspn(s, "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+		if (tlen > st->len)
+			tlen = st->len;
+		if (!tlen || (tlen < st->len && s[tlen] != ':' &&
+			      s[tlen] != '[' && s[tlen] != '=')) {
+			size_t colon = strcspn(s, ":.");
+
+			/* "cpu-1": not a type; "core-1": no index. */
+			int group;
+			int type = tlen ? parse_type(s, tlen, &group) : -1;
+
+			if (type < 0 || type >= T_UNSUPPORTED)
+				return fail(err, LOCATION_E_TYPE, s,
+					    tlen	      ? tlen
+					    : colon < st->len ? colon
+							      : st->len);
+			err->type = (enum topo_type)type;
+			return fail(err, LOCATION_E_NO_INDEX, s, st->len);
+		}
+		if ((st->level = type_level(t, st, tlen, err)) == -1)
+			return -1;
+		if (tlen == st->len)
+			return fail(err, LOCATION_E_NO_INDEX, s, tlen);
+		if (s[tlen] != ':')
+			/* hwloc's filters ("numa[hbm]") and I/O names
+			 * ("os=eth0") are about objects pinrun does not keep */
+			return fail(err, LOCATION_E_UNSUPPORTED, s + tlen,
+				    st->len - tlen);
+		if (parse_index(st, s + tlen + 1, st->len - tlen - 1, err) < 0)
+			return -1;
+		n++;
+		if (!dot)
+			return n;
+		s = dot + 1;
 	}
-	if (wrap) {
-		for (unsigned long i = 0; i < count; i++)
-			pick[(first + i) % n] = 1;
+}
+
+/* --- containment ------------------------------------------------------ */
+
+static bool is_numa(const struct eval *ev, int item)
+{
+	return item >= (int)ev->t->nobjs;
+}
+
+/* The tree object that holds an item's CPUs. */
+static int cpu_holder(const struct eval *ev, int item)
+{
+	return is_numa(ev, item) ? ev->t->numa[item - (int)ev->t->nobjs].attach
+				 : item;
+}
+
+static unsigned item_os(const struct eval *ev, int item)
+{
+	return is_numa(ev, item) ? ev->t->numa[item - (int)ev->t->nobjs].os
+				 : ev->t->objs[item].os;
+}
+
+/* a is b, or above it, or below it. */
+static bool related(const struct eval *ev, int a, int b)
+{
+	return (a <= b && (unsigned)b < ev->end[a]) ||
+	       (b <= a && (unsigned)a < ev->end[b]);
+}
+
+/* Is NUMA node n local to item: attached to it, above it, or below it (or
+ * the node itself)? That is hwloc's nodeset of the item. */
+static bool node_of(const struct eval *ev, unsigned n, int item)
+{
+	if (is_numa(ev, item))
+		return (unsigned)item - ev->t->nobjs == n;
+	return related(ev, ev->t->numa[n].attach, item);
+}
+
+static bool has_nodes(const struct eval *ev, int item)
+{
+	return is_numa(ev, item) || ev->has_node[item];
+}
+
+/* Is item one of the objects inside parent (-1: the machine), as
+ * hwloc-calc 2.10 counts them: it has CPUs or NUMA nodes, its CPUs (if
+ * any) meet the parent's, and its NUMA nodes (if any) meet the parent's. */
+static bool inside(const struct eval *ev, int item, int parent)
+{
+	const struct topology *t = ev->t;
+	const struct topo_obj *c = &t->objs[cpu_holder(ev, item)], *p;
+
+	if (!c->pu_count && !has_nodes(ev, item))
+		return false;
+	if (parent < 0)
+		return true;
+	p = &t->objs[cpu_holder(ev, parent)];
+	if (c->pu_count &&
+	    (!p->pu_count || c->pu_first + c->pu_count <= p->pu_first ||
+	     p->pu_first + p->pu_count <= c->pu_first))
+		return false;
+	if (!has_nodes(ev, item))
+		return true;
+	/* Tree objects whose CPUs meet are one above the other, and the
+	 * lower one's nodes are all the upper one's. */
+	if (c->pu_count && !is_numa(ev, item) && !is_numa(ev, parent))
+		return item >= parent || ev->has_node[parent];
+	if (is_numa(ev, item))
+		return node_of(ev, (unsigned)item - t->nobjs, parent);
+	if (is_numa(ev, parent))
+		return node_of(ev, (unsigned)parent - t->nobjs, item);
+	for (unsigned n = 0; n < t->nnuma; n++)
+		if (node_of(ev, n, item) && node_of(ev, n, parent))
+			return true;
+	return false;
+}
+
+/* The candidates of a step inside parent, in logical order. */
+static unsigned candidates(struct eval *ev, const struct step *st, int parent,
+			   bool hbm)
+{
+	const struct topology *t = ev->t;
+	const struct topo_level *l;
+	unsigned n = 0, lo = 0, hi, end = 0;
+	bool run = false;
+
+	if (st->level == LEVEL_NUMA) {
+		for (unsigned i = 0; i < t->nnuma; i++)
+			if ((!hbm || !strcmp(t->numa[i].kind, "MCDRAM")) &&
+			    inside(ev, (int)(t->nobjs + i), parent))
+				ev->cand[n++] = (int)(t->nobjs + i);
+		return n;
+	}
+	l = &t->levels[st->level];
+	hi = l->count;
+	/* Where every object of the level has CPUs, those that can meet
+	 * the parent's are a run of the level (its PU ranges come in
+	 * order): find it rather than try them all. */
+	if (parent >= 0 && ev->cpus_everywhere[st->level]) {
+		const struct topo_obj *p = &t->objs[cpu_holder(ev, parent)];
+		unsigned a = 0, b = hi;
+
+		while (a < b) {
+			unsigned m = a + (b - a) / 2;
+			const struct topo_obj *o = &t->objs[l->objs[m]];
+
+			if (o->pu_first + o->pu_count <= p->pu_first)
+				a = m + 1;
+			else
+				b = m;
+		}
+		lo = a;
+		end = p->pu_first + p->pu_count;
+		run = true;
+	}
+	for (unsigned i = lo; i < hi; i++) {
+		int o = l->objs[i];
+
+		if (run && t->objs[o].pu_first >= end)
+			break;
+		if (inside(ev, o, parent))
+			ev->cand[n++] = o;
+	}
+	return n;
+}
+
+/* --- choosing ----------------------------------------------------------- */
+
+static void pick(struct eval *ev, int item)
+{
+	if (!ev->taken[item]) {
+		ev->taken[item] = 1;
+		ev->next[ev->nnext++] = item;
+	}
+}
+
+/* The first candidate with OS index os, or -1. */
+static int find_os(const struct eval *ev, unsigned w, unsigned long os)
+{
+	for (unsigned i = 0; i < w; i++)
+		if (item_os(ev, ev->cand[i]) == os && os != NO_OS)
+			return (int)i;
+	return -1;
+}
+
+/* The error for index value, which names no candidate of w: with the
+ * object it would name in the other index space, and in physical mode the
+ * OS indexes there are. */
+static int no_such(struct eval *ev, const struct step *st, unsigned w,
+		   unsigned long value, enum location_err code)
+{
+	struct location_error *err = ev->err;
+
+	err->value = value;
+	err->value2 = w;
+	err->has_other = false;
+	/* Only where OS indexes are the numbers other tools use: CPU
+	 * numbers, numactl's nodes, /sys's package ids. */
+	if (!ev->physical && st->type != TOPO_PU && st->type != TOPO_NUMA &&
+	    st->type != TOPO_PACKAGE) {
+		err->has_other = false;
+	} else if (!ev->physical) {
+		int i = value < NO_OS ? find_os(ev, w, value) : -1;
+
+		err->has_other = i >= 0;
+		err->other = (unsigned long)i;
+	} else {
+		struct cpuset os;
+		size_t n;
+
+		if (value < w && item_os(ev, ev->cand[value]) != NO_OS) {
+			err->has_other = true;
+			err->other = item_os(ev, ev->cand[value]);
+		}
+		cpulist_zero(&os);
+		for (unsigned i = 0; i < w; i++)
+			cpulist_add(&os, item_os(ev, ev->cand[i]));
+		n = cpulist_format(&os, err->os_indexes,
+				   sizeof(err->os_indexes));
+		if (n >= sizeof(err->os_indexes))
+			memcpy(err->os_indexes + sizeof(err->os_indexes) - 4,
+			       "...", 4); /* as location_os_list cuts */
+	}
+	return fail(err, code, st->text, st->len);
+}
+
+static int pick_logical(struct eval *ev, const struct step *st, unsigned w)
+{
+	unsigned long i, last;
+
+	switch (st->kind) {
+	case R_ALL:
+	case R_ODD:
+	case R_EVEN:
+		i = st->kind == R_ODD;
+		if (i >= w)
+			return no_such(ev, st, w, 0, LOCATION_E_NONE);
+		for (; i < w; i += st->kind == R_ALL ? 1 : 2)
+			pick(ev, ev->cand[i]);
+		return 0;
+	case R_ONE:
+	case R_FROM:
+	case R_RANGE:
+		last = st->kind == R_ONE    ? st->first
+		       : st->kind == R_FROM ? (w ? w - 1 : 0)
+					    : st->last;
+		if (st->first >= w)
+			return no_such(ev, st, w, st->first,
+				       LOCATION_E_NO_SUCH);
+		if (last >= w)
+			return no_such(ev, st, w, w, LOCATION_E_NO_SUCH);
+		for (i = st->first; i <= last; i++)
+			pick(ev, ev->cand[i]);
+		return 0;
+	case R_WRAP:
+		/* As hwloc-calc: from N on, back to the first after the
+		 * last (and from the first when N is past the last). A
+		 * second round adds nothing. */
+		if (!w)
+			return no_such(ev, st, w, st->first,
+				       LOCATION_E_NO_SUCH);
+		i = st->first;
+		for (unsigned long j = 0; j < st->count && j < 2UL * w; j++) {
+			if (i >= w)
+				i = 0;
+			pick(ev, ev->cand[i++]);
+		}
 		return 0;
 	}
-	for (unsigned long i = first; i <= last; i++)
-		pick[i] = 1;
 	return 0;
+}
+
+static int pick_physical(struct eval *ev, const struct step *st, unsigned w)
+{
+	unsigned long lo = ULONG_MAX, hi = 0, i, found = 0;
+	int k;
+
+	for (unsigned c = 0; c < w; c++) {
+		unsigned os = item_os(ev, ev->cand[c]);
+
+		if (os == NO_OS)
+			continue;
+		lo = os < lo ? os : lo;
+		hi = os > hi ? os : hi;
+	}
+	if (st->kind == R_ALL) {
+		if (!w)
+			return no_such(ev, st, w, 0, LOCATION_E_NONE);
+		for (unsigned c = 0; c < w; c++)
+			pick(ev, ev->cand[c]);
+		return 0;
+	}
+	if (w && lo == ULONG_MAX)
+		return fail(ev->err, LOCATION_E_NO_OS_INDEX, st->text, st->len);
+	switch (st->kind) {
+	case R_ODD:
+	case R_EVEN:
+	case R_FROM:
+		for (unsigned c = 0; c < w; c++) {
+			unsigned os = item_os(ev, ev->cand[c]);
+
+			if (os != NO_OS &&
+			    (st->kind == R_FROM
+				 ? os >= st->first
+				 : os % 2 == (st->kind == R_ODD))) {
+				pick(ev, ev->cand[c]);
+				found++;
+			}
+		}
+		if (found)
+			return 0;
+		return st->kind == R_FROM
+			   ? no_such(ev, st, w, st->first, LOCATION_E_NO_SUCH)
+			   : no_such(ev, st, w, 0, LOCATION_E_NONE);
+	case R_ONE:
+	case R_RANGE:
+		for (i = st->first; i <= (st->kind == R_ONE ? i : st->last);
+		     i++) {
+			if ((k = find_os(ev, w, i)) < 0)
+				return no_such(ev, st, w, i,
+					       LOCATION_E_NO_SUCH);
+			pick(ev, ev->cand[k]);
+			if (st->kind == R_ONE)
+				break;
+		}
+		return 0;
+	case R_WRAP:
+		/* From OS index N on, back to the lowest after the highest:
+		 * hwloc-calc's wrapping where indexes run from 0 without
+		 * holes. */
+		i = st->first;
+		for (unsigned long j = 0; j < st->count && j <= hi - lo; j++) {
+			if (i > hi && j)
+				i = lo;
+			if ((k = find_os(ev, w, i)) < 0)
+				return no_such(ev, st, w, i,
+					       LOCATION_E_NO_SUCH);
+			pick(ev, ev->cand[k]);
+			i++;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Evaluate a chain into set. */
+static int eval_chain(struct eval *ev, const char *s, struct cpuset *set)
+{
+	const struct topology *t = ev->t;
+	size_t nsteps = 1;
+	struct step *steps;
+	bool hbm = false;
+	int n;
+
+	for (const char *p = s; *p; p++)
+		nsteps += *p == '.';
+	if (!(steps = calloc(nsteps, sizeof(*steps))))
+		return fail(ev->err, LOCATION_E_NOMEM, s, 0);
+	if ((n = parse_chain(t, s, steps, ev->err)) < 0) {
+		free(steps);
+		return -1;
+	}
+	ev->cur[0] = -1; /* the machine */
+	ev->ncur = 1;
+	for (int k = 0; k < n; k++) {
+		/* As hwloc-calc 2.9: after "hbm", NUMA nodes are MCDRAM's. */
+		hbm |= steps[k].hbm;
+		ev->nnext = 0;
+		for (unsigned c = 0; c < ev->ncur; c++) {
+			unsigned w = candidates(ev, &steps[k], ev->cur[c], hbm);
+			int r;
+
+			ev->err->parent =
+			    ev->cur[c] < (int)t->nobjs ? ev->cur[c] : -1;
+			ev->err->in_numa = ev->cur[c] >= (int)t->nobjs;
+			ev->err->parent_numa =
+			    (unsigned)(ev->cur[c] - (int)t->nobjs);
+			ev->err->type = steps[k].type;
+			r = ev->physical ? pick_physical(ev, &steps[k], w)
+					 : pick_logical(ev, &steps[k], w);
+			if (r < 0) {
+				free(steps);
+				return -1;
+			}
+		}
+		for (unsigned i = 0; i < ev->nnext; i++)
+			ev->taken[ev->next[i]] = 0;
+		memcpy(ev->cur, ev->next, ev->nnext * sizeof(*ev->cur));
+		ev->ncur = ev->nnext;
+	}
+	free(steps);
+	cpulist_zero(set);
+	for (unsigned c = 0; c < ev->ncur; c++)
+		tree_obj_cpus(t, cpu_holder(ev, ev->cur[c]), set);
+	return 0;
+}
+
+/* --- near misses ---------------------------------------------------------
+ */
+
+/* Other names people give CPU objects, and what hwloc calls them. */
+static const struct {
+	const char *word, *type;
+} synonyms[] = {
+	{ "thread", "pu" },    { "threads", "pu" },
+	{ "hwthread", "pu" },  { "hwt", "pu" },
+	{ "chip", "package" }, { "llc", "l3" },
+	{ "ldom", "numa" },    { "sockets", "socket" },
+	{ "cores", "core" },   { "packages", "package" },
+	{ "pus", "pu" },
+};
+
+static const char *const canonical[] = {
+	"machine",  "package", "socket",  "die",     "numa",
+	"numanode", "node",    "group",	  "core",    "pu",
+	"l1",	    "l2",      "l3",	  "l4",	     "l5",
+	"l1cache",  "l2cache", "l3cache", "l4cache", "l5cache",
+};
+
+/* The type word meant by w[0..len), or NULL. */
+static const char *meant_type(const char *w, size_t len)
+{
+	int group, k;
+
+	for (size_t i = 0; i < sizeof(synonyms) / sizeof(synonyms[0]); i++)
+		if (strlen(synonyms[i].word) == len &&
+		    !strncasecmp(w, synonyms[i].word, len))
+			return synonyms[i].type;
+	k = parse_type(w, len, &group);
+	if (k >= 0 && k < T_UNSUPPORTED)
+		return NULL; /* already a type: nothing to suggest */
+	k = len >= 3 ? suggest_closest(w, len, canonical,
+				       sizeof(canonical) / sizeof(canonical[0]),
+				       len >= 5 ? 2 : 1)
+		     : -1;
+	return k >= 0 ? canonical[k] : NULL;
+}
+
+static bool valid_list(const char *s)
+{
+	struct cpulist_error e;
+	struct cpuset set;
+
+	return *s && cpulist_parse_list(s, &set, &e) == 0;
+}
+
+/* What the element e[0..len) (no operator) was probably meant to be:
+ * "cpu3" is CPU 3, "core0" is core:0, "pakage:1" is package:1. */
+static void suggest_element(const char *e, size_t len, char *out, size_t size)
+{
+	size_t alpha = 0, colon;
+	const char *type;
+	char rest[64];
+
+	out[0] = '\0';
+	while (alpha < len && isalpha((unsigned char)e[alpha]))
+		alpha++;
+	colon = alpha;
+	if (colon < len && strchr(":#=", e[colon]))
+		colon++;
+	if (len - colon >= sizeof(rest))
+		return;
+	memcpy(rest, e + colon, len - colon);
+	rest[len - colon] = '\0';
+	if ((alpha == 3 || alpha == 4) && !strncasecmp(e, "cpus", alpha) &&
+	    valid_list(rest)) {
+		snprintf(out, size, "%s", rest);
+		return;
+	}
+	if (!alpha || !*rest)
+		return;
+	type = meant_type(e, alpha);
+	if (!type && colon == alpha && isdigit((unsigned char)*rest)) {
+		int group, k = parse_type(e, alpha, &group);
+
+		if (k >= 0 && k < T_UNSUPPORTED)
+			snprintf(out, size, "%.*s:%.40s", (int)alpha % 20, e,
+				 rest);
+		return;
+	}
+	if (type && (colon > alpha || isdigit((unsigned char)*rest)))
+		snprintf(out, size, "%.10s:%.40s", type, rest);
+}
+
+/* --- elements ----------------------------------------------------------- */
+
+enum op { OP_ADD, OP_CLEAR, OP_AND, OP_XOR };
+
+/* One location, without its operator, into set. */
+static int eval_element(struct eval *ev, const char *s, struct cpuset *set)
+{
+	struct location_error *err = ev->err;
+
+	err->chain = false;
+	if (!*s || strchr("~^!", *s))
+		return fail(err, LOCATION_E_OPERATOR, s, 1);
+	if (!strcasecmp(s, "all") || !strcasecmp(s, "root")) {
+		*set = *ev->all;
+		return 0;
+	}
+	switch (cpulist_syntax(s)) {
+	case CPULIST_SYNTAX_MASK:
+		if (cpulist_parse_mask(s, set, &err->list) < 0)
+			return fail(err, LOCATION_E_CPULIST, s, strlen(s));
+		return 0;
+	case CPULIST_SYNTAX_LIST:
+		if (cpulist_parse_list(s, set, &err->list) < 0)
+			return fail(err, LOCATION_E_CPULIST, s, strlen(s));
+		return 0;
+	case CPULIST_SYNTAX_LOCATION:
+		break;
+	}
+	err->chain = true;
+	return eval_chain(ev, s, set);
+}
+
+static void combine(struct cpuset *result, const struct cpuset *set, enum op op)
+{
+	struct cpuset both;
+
+	switch (op) {
+	case OP_ADD:
+		cpulist_or(result, result, set);
+		break;
+	case OP_CLEAR:
+		cpulist_andnot(result, result, set);
+		break;
+	case OP_AND:
+		cpulist_and(result, result, set);
+		break;
+	case OP_XOR:
+		cpulist_and(&both, result, set);
+		cpulist_or(result, result, set);
+		cpulist_andnot(result, result, &both);
+		break;
+	}
+}
+
+/* What separates locations: blanks, as the shell's words would be. A
+ * newline is not one: it is a character no location has. */
+#define BLANKS " \t"
+
+/* Evaluate the elements of buf (a copy of spec, split at blanks). */
+static int eval_all(struct eval *ev, char *buf, const char *spec,
+		    struct cpuset *set)
+{
+	struct location_error *err = ev->err;
+	char *p = buf;
+	struct cpuset one;
+
+	cpulist_zero(set);
+	while (*p) {
+		enum op op = OP_ADD;
+		const char *rest;
+		size_t len;
+		char *e;
+
+		p += strspn(p, BLANKS);
+		if (!*p)
+			break;
+		len = strcspn(p, BLANKS);
+		e = p;
+		p += len;
+		rest = spec + (p - buf);
+		if (*p)
+			*p++ = '\0';
+		err->elem = spec + (e - buf);
+		err->elem_len = len;
+		/* A lone "x" is no operator: a word hwloc does not know. */
+		if (*e == '~' || (*e == 'x' && e[1]) || *e == '^') {
+			op = *e == '~' ? OP_CLEAR : *e == 'x' ? OP_AND : OP_XOR;
+			e++;
+		}
+		if (eval_element(ev, e, &one) < 0) {
+			char meant[64] = "";
+
+			if (err->code == LOCATION_E_OPERATOR && *e == '!' &&
+			    e[1])
+				snprintf(meant, sizeof(meant), "all ~%s",
+					 e + 1);
+			else if (err->code == LOCATION_E_TYPE ||
+				 err->code == LOCATION_E_NO_INDEX)
+				suggest_element(e, strlen(e), meant,
+						sizeof(meant));
+			/* The whole input, with that element mended. */
+			if (*meant)
+				snprintf(err->suggest, sizeof(err->suggest),
+					 "%.*s%s%s", (int)(e - buf), spec,
+					 meant, rest);
+			if (strlen(err->suggest) == sizeof(err->suggest) - 1)
+				err->suggest[0] = '\0';
+			if (err->code == LOCATION_E_OPERATOR && !*e)
+				err->at = e - 1;
+			return -1;
+		}
+		combine(set, &one, op);
+		/* Only a chain alone says "no online CPU": with an operator,
+		 * the operator may have emptied it. */
+		err->chain &= op == OP_ADD;
+	}
+	if (cpulist_empty(set)) {
+		err->elem = spec;
+		err->elem_len = strlen(spec);
+		return fail(err, LOCATION_E_NO_CPUS, spec, strlen(spec));
+	}
+	return 0;
+}
+
+/* Whether an input pointer lies in buf, and then the same place in spec. */
+static const char *in_spec(const char *p, const char *buf, size_t len,
+			   const char *spec)
+{
+	return p && p >= buf && p <= buf + len ? spec + (p - buf) : p;
+}
+
+int location_eval(const struct topology *t, const char *spec,
+		  const struct location_opts *opts, struct cpuset *set,
+		  struct location_error *err)
+{
+	struct eval ev = { .t = t, .err = err };
+	size_t len = strlen(spec), cap = t->nobjs + t->nnuma + 1;
+	char *buf = NULL;
+	int ret = -1;
+
+	memset(err, 0, sizeof(*err));
+	err->parent = -1;
+	ev.physical = opts && opts->physical;
+	err->physical = ev.physical;
+	ev.all = opts && opts->all ? opts->all : &t->usable;
+	for (const char *p = spec; *p; p++)
+		err->nelems +=
+		    !strchr(BLANKS, *p) && (p == spec || strchr(BLANKS, p[-1]));
+	if (!err->nelems) {
+		/* Nothing but blanks: the list parser words it. */
+		cpulist_zero(set);
+		cpulist_parse_list(spec, set, &err->list);
+		if (err->list.code == CPULIST_OK)
+			err->list.code = CPULIST_E_BAD_CHAR;
+		if (!err->list.at || !*err->list.at)
+			err->list.at = spec;
+		err->elem = spec;
+		err->elem_len = len;
+		return fail(err, LOCATION_E_CPULIST, spec, len);
+	}
+	buf = malloc(len + 1);
+	ev.end = malloc(t->nobjs * sizeof(*ev.end) + 1);
+	ev.has_node = calloc(t->nobjs + 1, 1);
+	ev.cand = malloc(cap * sizeof(*ev.cand));
+	ev.cur = malloc(cap * sizeof(*ev.cur));
+	ev.next = malloc(cap * sizeof(*ev.next));
+	ev.taken = calloc(cap, 1);
+	ev.cpus_everywhere = malloc(t->nlevels + 1);
+	if (!buf || !ev.end || !ev.has_node || !ev.cand || !ev.cur ||
+	    !ev.next || !ev.taken || !ev.cpus_everywhere) {
+		fail(err, LOCATION_E_NOMEM, spec, len);
+		goto out;
+	}
+	memcpy(buf, spec, len + 1);
+	/* Subtree ends, and the objects some NUMA node is local to: those
+	 * with one attached at or above them, or somewhere below. */
+	for (unsigned i = 0; i < t->nobjs; i++)
+		ev.end[i] = i + 1;
+	for (unsigned i = t->nobjs; i-- > 1;) {
+		int p = t->objs[i].parent;
+
+		if (p != TOPO_NONE && ev.end[i] > ev.end[p])
+			ev.end[p] = ev.end[i];
+	}
+	/* Bit 1: a node is attached at or above; bit 2: at or below. */
+	for (unsigned n = 0; n < t->nnuma; n++)
+		ev.has_node[t->numa[n].attach] = 3;
+	for (unsigned i = t->nobjs; i-- > 1;)
+		if (ev.has_node[i] & 2 && t->objs[i].parent != TOPO_NONE)
+			ev.has_node[t->objs[i].parent] |= 2;
+	for (unsigned i = 1; i < t->nobjs; i++)
+		if (t->objs[i].parent != TOPO_NONE &&
+		    ev.has_node[t->objs[i].parent] & 1)
+			ev.has_node[i] |= 1;
+	for (unsigned d = 0; d < t->nlevels; d++) {
+		ev.cpus_everywhere[d] = 1;
+		for (unsigned i = 0; i < t->levels[d].count; i++)
+			if (!t->objs[t->levels[d].objs[i]].pu_count)
+				ev.cpus_everywhere[d] = 0;
+	}
+	ret = eval_all(&ev, buf, spec, set);
+out:
+	err->physical = ev.physical;
+	err->at = in_spec(err->at, buf, len, spec);
+	err->list.at = in_spec(err->list.at, buf, len, spec);
+	if (ret == 0)
+		err->code = LOCATION_OK;
+	free(buf);
+	free(ev.end);
+	free(ev.has_node);
+	free(ev.cand);
+	free(ev.cur);
+	free(ev.next);
+	free(ev.taken);
+	free(ev.cpus_everywhere);
+	return ret;
 }
 
 int location_parse(const struct topology *t, const char *spec,
 		   struct cpuset *set, struct location_error *err)
 {
-	int *cur = NULL, *next = NULL, *cand = NULL, ret = -1, prev_depth = -1;
-	char *pick = NULL, *taken = NULL;
-	bool prev_numa = false;
-	unsigned ncur = 1, cap = t->nobjs + t->nnuma + 1;
-	const char *s = spec;
+	return location_eval(t, spec, NULL, set, err);
+}
 
-	memset(err, 0, sizeof(*err));
-	err->parent = -1;
-	cpulist_zero(set);
-	if (!strcasecmp(spec, "all")) {
-		*set = t->usable;
+/* --- OS indexes ----------------------------------------------------------
+ */
+
+int location_logical_of(const struct topology *t, enum topo_type type,
+			unsigned os, unsigned *logical)
+{
+	bool any = false;
+	int depth;
+
+	if (type == TOPO_NUMA) {
+		for (unsigned i = 0; i < t->nnuma; i++)
+			if (t->numa[i].os == os) {
+				*logical = i;
+				return 0;
+			}
+		return -1;
+	}
+	if ((depth = tree_type_depth(t, type)) < 0)
+		return -1;
+	for (unsigned i = 0; i < t->levels[depth].count; i++) {
+		unsigned o = t->objs[t->levels[depth].objs[i]].os;
+
+		any |= o != NO_OS;
+		if (o == os && o != NO_OS) {
+			*logical = i;
+			return 0;
+		}
+	}
+	return any ? -1 : -2;
+}
+
+int location_os_of(const struct topology *t, enum topo_type type,
+		   unsigned index, unsigned *os)
+{
+	int depth;
+
+	if (type == TOPO_NUMA) {
+		if (index >= t->nnuma)
+			return -1;
+		*os = t->numa[index].os;
 		return 0;
 	}
-	cur = malloc(cap * sizeof(*cur));
-	next = malloc(cap * sizeof(*next));
-	cand = malloc(cap * sizeof(*cand));
-	pick = malloc(cap);
-	taken = calloc(t->nobjs + 1, 1);
-	if (!cur || !next || !cand || !pick || !taken) {
-		err->code = LOCATION_E_NOMEM;
-		goto out;
-	}
-	cur[0] = -1; /* the whole machine */
-	for (;;) {
-		const char *colon = strchr(s, ':'), *dot = strchr(s, '.');
-		size_t tlen, ilen;
-		unsigned nnext = 0;
-		int depth;
-
-		if (!*s || *s == '.') {
-			fail(err, LOCATION_E_EMPTY_STEP, s, 0);
-			goto out;
-		}
-		if (!dot)
-			dot = s + strlen(s);
-		if (!colon || colon > dot) {
-			tlen = (size_t)(dot - s);
-			if (type_depth(t, s, tlen, err) == -1)
-				goto out;
-			fail(err, LOCATION_E_NO_INDEX, s, tlen);
-			goto out;
-		}
-		tlen = (size_t)(colon - s);
-		ilen = (size_t)(dot - colon - 1);
-		depth = type_depth(t, s, tlen, err);
-		if (depth == -1)
-			goto out;
-		/* Each step goes deeper; a NUMA node stands for the object it
-		 * is attached to, and may follow any step but another. */
-		if (prev_depth != -1 &&
-		    (depth == -2 ? prev_numa : depth <= prev_depth)) {
-			fail(err, LOCATION_E_NOT_DEEPER, s, (size_t)(dot - s));
-			goto out;
-		}
-		for (unsigned k = 0; k < ncur; k++) {
-			unsigned n = candidates(t, depth, cur[k], cand);
-
-			memset(pick, 0, n);
-			err->parent = cur[k];
-			if (pick_indexes(colon + 1, ilen, n, pick, err) < 0) {
-				err->at = s;
-				err->len = (size_t)(dot - s);
-				goto out;
-			}
-			for (unsigned i = 0; i < n; i++) {
-				int o = depth == -2 ? t->numa[cand[i]].attach
-						    : cand[i];
-
-				/* Two NUMA nodes on one object (DDR and
-				 * MCDRAM) name its CPUs once. */
-				if (pick[i] && !taken[o]) {
-					taken[o] = 1;
-					next[nnext++] = o;
-				}
-			}
-		}
-		for (unsigned k = 0; k < nnext; k++)
-			taken[next[k]] = 0;
-		memcpy(cur, next, nnext * sizeof(*cur));
-		ncur = nnext;
-		prev_numa = depth == -2;
-		if (prev_numa) {
-			prev_depth = 0;
-			for (unsigned k = 0; k < ncur; k++)
-				if ((int)t->objs[cur[k]].depth > prev_depth)
-					prev_depth = (int)t->objs[cur[k]].depth;
-		} else {
-			prev_depth = depth;
-		}
-		if (!*dot)
-			break;
-		s = dot + 1;
-	}
-	for (unsigned k = 0; k < ncur; k++)
-		tree_obj_cpus(t, cur[k], set);
-	if (cpulist_empty(set)) {
-		fail(err, LOCATION_E_NO_CPUS, spec, strlen(spec));
-		goto out;
-	}
-	err->code = LOCATION_OK;
-	ret = 0;
-out:
-	free(cur);
-	free(next);
-	free(cand);
-	free(pick);
-	free(taken);
-	return ret;
+	if ((depth = tree_type_depth(t, type)) < 0 ||
+	    index >= t->levels[depth].count)
+		return -1;
+	*os = t->objs[t->levels[depth].objs[index]].os;
+	return *os == NO_OS ? -1 : 0;
 }
+
+size_t location_os_list(const struct topology *t, enum topo_type type,
+			char *buf, size_t size)
+{
+	int depth = type == TOPO_NUMA ? LEVEL_NUMA : tree_type_depth(t, type);
+	unsigned n = depth == LEVEL_NUMA ? t->nnuma
+		     : depth >= 0	 ? t->levels[depth].count
+					 : 0;
+	struct cpuset os;
+	size_t len;
+
+	cpulist_zero(&os);
+	for (unsigned i = 0; i < n; i++)
+		cpulist_add(&os, depth == LEVEL_NUMA
+				     ? t->numa[i].os
+				     : t->objs[t->levels[depth].objs[i]].os);
+	len = cpulist_format(&os, buf, size);
+	if (len >= size && size >= 4) {
+		memcpy(buf + size - 4, "...", 4);
+		len = size - 1;
+	}
+	return len;
+}
+
+/* --- writing ---------------------------------------------------------- */
 
 size_t location_name(const struct topology *t, int o, char *buf, size_t size)
 {

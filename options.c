@@ -5,6 +5,7 @@
  * order of options never matters. The policy table serves the parser and
  * --help alike. It plans nothing and reads no topology.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -19,6 +20,7 @@
 #include "message.h"
 #include "options.h"
 #include "pinrun.h"
+#include "suggest.h"
 
 enum {
 	OPT_POLICY = CHAR_MAX + 1, /* + index in policy_options */
@@ -40,6 +42,8 @@ enum {
 	OPT_KIND,
 	OPT_NEAR,
 	OPT_LIST,
+	OPT_PHYSICAL,
+	OPT_TID,
 };
 
 /* The policies, once: for the parser and for --help. */
@@ -75,6 +79,8 @@ static const struct other_option {
 	{ "no-smt", no_argument, OPT_NO_SMT, "", "one PU per core" },
 	{ "all", no_argument, OPT_ALL, "",
 	  "leave the inherited affinity: any online allowed PU" },
+	{ "physical", no_argument, OPT_PHYSICAL, "",
+	  "location indexes are OS indexes (hwloc's -p)" },
 	{ "near", required_argument, OPT_NEAR, "=<device>",
 	  "keep to the CPUs near an I/O device: eth0,\n"
 	  "                            mlx5_0, cuda0, nvme0n1, pci=<bus id>" },
@@ -100,7 +106,7 @@ static const struct other_option {
 	  "with --follow, end when every descendant has" },
 	{ "report", required_argument, OPT_REPORT, " <file>",
 	  "with --follow, a JSON line per process" },
-	{ "share", required_argument, OPT_SHARE, " <i/n|auto>",
+	{ "share", required_argument, OPT_SHARE, " <i/n|auto[/n]>",
 	  "plan inside the i-th of n parts of the allowed\n"
 	  "                            CPUs (auto: from Slurm, MPI or "
 	  "parallel)" },
@@ -110,8 +116,11 @@ static const struct other_option {
 	  "load the topology afresh, ignoring the cache" },
 	{ "pid", required_argument, OPT_PID, " <pid>",
 	  "re-place a running process, all its threads" },
+	{ "tid", required_argument, OPT_TID, " <tid>",
+	  "re-place one thread of a process" },
+	{ "quiet", no_argument, 'q', "", "print no lists for --pid and --tid" },
 	{ "show", no_argument, OPT_SHOW, " [<pid>]",
-	  "where a process may run" },
+	  "where a process may run (and its threads)" },
 	{ "help", no_argument, 'h', "", "display this help" },
 	{ "version", no_argument, 'V', "", "display version" },
 };
@@ -136,7 +145,8 @@ static void __attribute__((noreturn)) usage(void)
 	       " pinrun <policy> [options] [--] <command> [<argument>...]\n"
 	       " pinrun <policy> [options] --dry-run\n"
 	       " pinrun <policy> [options] --pid <pid>\n"
-	       " pinrun --show [<pid>]\n"
+	       " pinrun <policy> [options] --tid <tid>\n"
+	       " pinrun --show [--json] [<pid>]\n"
 	       " pinrun [<policy>] [options] --list\n\n"
 	       "Run a command on CPUs chosen from the machine's topology.\n\n"
 	       "Policies (exactly one):\n");
@@ -150,14 +160,15 @@ static void __attribute__((noreturn)) usage(void)
 
 		if (o->val == 'h')
 			putchar('\n');
-		print_option(o->val == 'n' || o->val == 'h' || o->val == 'V'
-				 ? o->val
-				 : 0,
-			     o->name, o->arg, o->help);
+		print_option(o->val < CHAR_MAX ? o->val : 0, o->name, o->arg,
+			     o->help);
 	}
 	printf(
-	    "\n<which> is current, idle, or an index: a CPU for --hot, a\n"
-	    "logical index (as --show and lstopo print them) for the others.\n"
+	    "\n<which> is current, idle, or an index: a CPU specification for\n"
+	    "--hot, a logical index (as --show and lstopo print them; an OS\n"
+	    "index with --physical) for the others. A <spec> is a CPU list\n"
+	    "(0-3,8), a mask (0xff, ff, ff,00000000) or hwloc locations\n"
+	    "('package:0 ~core:0', 'numa:1.core:0-3').\n"
 	    "\nFor more details see pinrun(1).\n");
 	exit(msg_close_stdout(PINRUN_EXIT_OK));
 }
@@ -188,14 +199,19 @@ enum {
 	F_COMMAND = 1 << 19,
 	F_NEAR = 1 << 20,
 	F_LIST = 1 << 21,
+	F_TID = 1 << 22,
+	F_PHYSICAL = 1 << 23,
+	F_QUIET = 1 << 24,
+	F_INDEX = 1 << 25, /* --cpus, --hot=SPEC or --same-*=N */
 };
 
 static const char *const flag_names[] = {
-	"",	      "a policy", "--cpus",	"--smt",     "--no-smt",
-	"--all",      "--mem",	  "--dry-run",	"--explain", "--json",
-	"--show",     "--pid",	  "--topology", "--follow",  "--threads",
-	"--wait-all", "--report", "--share",	"--kind",    "a command",
-	"--near",     "--list",
+	"",	      "a policy", "--cpus",	"--smt",      "--no-smt",
+	"--all",      "--mem",	  "--dry-run",	"--explain",  "--json",
+	"--show",     "--pid",	  "--topology", "--follow",   "--threads",
+	"--wait-all", "--report", "--share",	"--kind",     "a command",
+	"--near",     "--list",	  "--tid",	"--physical", "--quiet",
+	"an index",
 };
 
 /* A rule fires when any option of `given` was given, with any of `with`
@@ -209,11 +225,12 @@ static const struct rule {
 	{ F_SHOW,
 	  F_POLICY | F_PID | F_TOPOLOGY | F_EXPLAIN | F_DRY_RUN | F_MEM |
 	      F_ALL | F_SMT | F_NO_SMT | F_FOLLOW | F_THREADS | F_WAIT_ALL |
-	      F_REPORT | F_SHARE | F_KIND | F_NEAR | F_LIST,
+	      F_REPORT | F_SHARE | F_KIND | F_NEAR | F_LIST | F_TID |
+	      F_PHYSICAL | F_QUIET,
 	  0, "--show takes only a pid (and --json): {other} does not apply" },
 	{ F_LIST,
-	  F_COMMAND | F_PID | F_DRY_RUN | F_FOLLOW | F_THREADS | F_WAIT_ALL |
-	      F_REPORT,
+	  F_COMMAND | F_PID | F_TID | F_DRY_RUN | F_FOLLOW | F_THREADS |
+	      F_WAIT_ALL | F_REPORT,
 	  0, "--list prints a map and runs nothing: {other} does not apply" },
 	{ F_ANY, 0, F_SHOW | F_POLICY | F_NEAR | F_LIST,
 	  "no policy given: use one of --hot, --same-chip, --same-numa, "
@@ -225,17 +242,26 @@ static const struct rule {
 	  "--cpus places exactly the CPUs given: {other} does not apply" },
 	{ F_PID, F_COMMAND, 0,
 	  "--pid re-places a running process: give no command" },
+	{ F_TID, F_COMMAND, 0,
+	  "--tid re-places a running thread: give no command" },
+	{ F_PID, F_TID, 0,
+	  "--pid moves every thread of a process and --tid one thread: give "
+	  "one of them" },
 	{ F_THREADS | F_WAIT_ALL | F_REPORT, 0, F_FOLLOW,
 	  "{opt} needs --follow" },
-	{ F_FOLLOW, F_PID, 0,
-	  "--follow follows a command it starts: it cannot follow --pid" },
-	{ F_PID, F_MEM, 0,
+	{ F_FOLLOW, F_PID | F_TID, 0,
+	  "--follow follows a command it starts: it cannot follow {other}" },
+	{ F_PID | F_TID, F_MEM, 0,
 	  "--mem sets pinrun's own memory policy for the command: it cannot "
-	  "change --pid's" },
-	{ F_PID, F_TOPOLOGY, 0,
-	  "--pid acts on this machine: --topology does not apply" },
+	  "change {opt}'s" },
+	{ F_PID | F_TID, F_TOPOLOGY, 0,
+	  "{opt} acts on this machine: --topology does not apply" },
+	{ F_PHYSICAL, 0, F_INDEX,
+	  "--physical reads the indexes of --cpus, --hot= and --same-*=: give "
+	  "one of them" },
 	{ F_ANY, 0,
-	  F_SHOW | F_COMMAND | F_PID | F_DRY_RUN | F_JSON | F_EXPLAIN | F_LIST,
+	  F_SHOW | F_COMMAND | F_PID | F_TID | F_DRY_RUN | F_JSON | F_EXPLAIN |
+	      F_LIST,
 	  "no command given (use --dry-run to print the placement only)" },
 	{ F_TOPOLOGY, F_COMMAND | F_PID, F_DRY_RUN | F_JSON,
 	  "--topology is for planning only: add --dry-run, or drop --topology "
@@ -282,7 +308,13 @@ static unsigned given_flags(const struct options *o)
 	       (o->report ? F_REPORT : 0) | (o->share ? F_SHARE : 0) |
 	       (o->kind != KIND_ANY ? F_KIND : 0) |
 	       (o->command ? F_COMMAND : 0) | (o->near ? F_NEAR : 0) |
-	       (o->list ? F_LIST : 0);
+	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
+	       (o->quiet ? F_QUIET : 0) |
+	       (o->spec ||
+			(o->which == WHICH_INDEX &&
+			 o->policy != POLICY_SPREAD && o->policy != POLICY_NONE)
+		    ? F_INDEX
+		    : 0);
 }
 
 /* --- values --------------------------------------------------------------- */
@@ -299,9 +331,43 @@ static bool parse_number(const char *s, unsigned long limit, unsigned long *out)
 	return !*end && !errno && *out < limit;
 }
 
+/* "; did you mean --name=WORD?" when arg is a near miss of one of words,
+ * else "". */
+static const char *near_word(const char *name, const char *arg,
+			     const char *const *words, size_t n)
+{
+	static char buf[96];
+	size_t len = strlen(arg);
+	int k = suggest_closest(arg, len, words, n, len > 4 ? 2 : 1);
+
+	buf[0] = '\0';
+	if (k >= 0)
+		snprintf(buf, sizeof(buf), "; did you mean --%s=%s?", name,
+			 words[k]);
+	return buf;
+}
+
+/* "; did you mean --name=1?" for "node1", "numa:1", "package#1". */
+static const char *near_index(const char *name, const char *arg)
+{
+	static char buf[96];
+	size_t letters = 0;
+	unsigned long n;
+
+	while (isalpha((unsigned char)arg[letters]))
+		letters++;
+	buf[0] = '\0';
+	if (letters && strchr(":#", arg[letters]) && arg[letters])
+		letters++;
+	if (letters && parse_number(arg + letters, UINT_MAX, &n))
+		snprintf(buf, sizeof(buf), "; did you mean --%s=%lu?", name, n);
+	return buf;
+}
+
 static void parse_which(struct options *o, const struct policy_option *p,
 			const char *arg)
 {
+	static const char *const words[] = { "current", "idle" };
 	static const char *const domain_word[] = {
 		[POLICY_SAME_CHIP] = "a package number",
 		[POLICY_SAME_NUMA] = "a NUMA node number",
@@ -315,8 +381,12 @@ static void parse_which(struct options *o, const struct policy_option *p,
 	if (p->kind == POLICY_SPREAD) {
 		if (!parse_number(arg, CPULIST_MAX + 1, &n))
 			msg_usage("invalid --spread value '%s': expected a "
-				  "number of cores",
-				  msg_input(arg));
+				  "number of cores%s",
+				  msg_input(arg),
+				  strcmp(arg, "all") ? ""
+						     : "; --spread alone "
+						       "spreads over every "
+						       "core");
 		if (n == 0)
 			msg_usage("invalid --spread value '0': spread over at "
 				  "least 1 core");
@@ -331,13 +401,24 @@ static void parse_which(struct options *o, const struct policy_option *p,
 	}
 	o->which = WHICH_INDEX;
 	if (p->kind == POLICY_HOT) {
+		const char *hint = near_word(p->name, arg, words, 2);
+
+		if (*hint &&
+		    strspn(arg, "abcdefghijklmnopqrstuvwxyz") == strlen(arg))
+			msg_usage("invalid --hot value '%s': expected current, "
+				  "idle or a CPU specification%s",
+				  msg_input(arg), hint);
 		o->spec = arg;
 		return;
 	}
-	if (!parse_number(arg, UINT_MAX, &n))
+	if (!parse_number(arg, UINT_MAX, &n)) {
+		const char *hint = near_word(p->name, arg, words, 2);
+
 		msg_usage("invalid --%s value '%s': expected current, idle or "
-			  "%s",
-			  p->name, msg_input(arg), domain_word[p->kind]);
+			  "%s%s",
+			  p->name, msg_input(arg), domain_word[p->kind],
+			  *hint ? hint : near_index(p->name, arg));
+	}
 	o->index = (unsigned)n;
 }
 
@@ -468,12 +549,71 @@ static pid_t parse_pid(const char *arg, const char *what)
 	return (pid_t)n;
 }
 
-/* getopt_long's complaint, worded as util-linux words it. */
+/* The other tools' spellings of pinrun's options. */
+static const struct {
+	const char *name, *instead;
+} elsewhere[] = {
+	{ "cpu-list", "--cpus" }, /* taskset */
+	{ "all-tasks", "--pid (it moves every thread)" },
+	{ "physcpubind", "--cpus" }, /* numactl */
+	{ "cpunodebind", "--same-numa=<node>" },
+	{ "membind", "--mem=bind" },
+	{ "interleave", "--mem=interleave" },
+	{ "localalloc", "--mem=local" },
+	{ "cpubind", "--cpus" }, /* hwloc-bind */
+	{ "single", "--hot" },
+	{ "get", "--show" },
+	{ "logical", "locations without --physical" },
+};
+
+/* An unknown or ambiguous long option: its candidates, or what it was
+ * probably meant to be. */
+static void __attribute__((noreturn))
+long_option_error(const char *word, const struct option *longopts)
+{
+	const char *name = word + 2, *names[NPOLICIES + NOTHERS];
+	size_t len = strcspn(name, "="), n = 0;
+	char list[512] = "";
+	int k;
+
+	for (const struct option *l = longopts; l->name; l++)
+		if (!strncmp(l->name, name, len))
+			names[n++] = l->name;
+	for (size_t i = 0; n > 1 && i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s--%s",
+			 i == 0	     ? ""
+			 : i + 1 < n ? ", "
+				     : " or ",
+			 names[i]);
+	if (n > 1)
+		msg_usage("option '--%s' is ambiguous: %s",
+			  msg_input_n(name, len), list);
+	for (size_t i = 0; i < sizeof(elsewhere) / sizeof(elsewhere[0]); i++)
+		if (strlen(elsewhere[i].name) == len &&
+		    !strncmp(name, elsewhere[i].name, len))
+			msg_usage("unrecognized option '%s'; did you mean %s?",
+				  msg_input(word), elsewhere[i].instead);
+	n = 0;
+	for (const struct option *l = longopts; l->name; l++)
+		names[n++] = l->name;
+	k = suggest_closest(name, len, names, n, len > 5 ? 2 : 1);
+	if (k >= 0)
+		msg_usage("unrecognized option '%s'; did you mean --%s?",
+			  msg_input(word), names[k]);
+	msg_usage("unrecognized option '%s'", msg_input(word));
+}
+
+/* getopt_long's complaint, worded as util-linux words it, with what was
+ * probably meant. */
 static void __attribute__((noreturn))
 option_error(const char *word, int opt, const struct option *longopts)
 {
 	if (opt == 'c')
 		msg_usage("option requires an argument -- 'c'");
+	if (opt == 'p')
+		msg_usage("invalid option -- 'p' (a process is --pid, OS "
+			  "indexes --physical)");
 	if (opt > 0 && opt < CHAR_MAX)
 		msg_usage("invalid option -- '%c'", opt);
 	for (const struct option *l = longopts; opt && l->name; l++)
@@ -483,6 +623,8 @@ option_error(const char *word, int opt, const struct option *longopts)
 				      : "option '--%s' doesn't allow an "
 					"argument",
 				  l->name);
+	if (!strncmp(word, "--", 2) && word[2])
+		long_option_error(word, longopts);
 	msg_usage("unrecognized option '%s'", msg_input(word));
 }
 
@@ -509,12 +651,13 @@ const struct options *options_parse(int argc, char **argv)
 	struct option longopts[NPOLICIES + NOTHERS + 1];
 	const char *env = getenv("PINRUN_NO_CACHE");
 	bool kind_seen = false;
+	pid_t tid = 0;
 	int c, policy_end = 0;
 
 	o.no_cache = env && *env && strcmp(env, "0");
 	fill_longopts(longopts);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:nf::hV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "+c:nf::hVq", longopts, NULL)) !=
 	       -1) {
 		if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES) {
 			set_policy(&o, &policy_options[c - OPT_POLICY], optarg);
@@ -534,6 +677,17 @@ const struct options *options_parse(int argc, char **argv)
 			break;
 		case OPT_ALL:
 			o.all = true;
+			break;
+		case OPT_PHYSICAL:
+			o.physical = true;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case OPT_TID:
+			if (tid)
+				msg_usage("--tid given twice");
+			tid = parse_pid(optarg, "--tid value");
 			break;
 		case OPT_MEM:
 			parse_mem(&o, optarg);
@@ -602,19 +756,21 @@ const struct options *options_parse(int argc, char **argv)
 	}
 	if (policy_end && policy_end == optind)
 		check_detached_argument(argv, policy_end);
+	/* --show PID, or as taskset -p has it, --show --pid PID. */
 	if (o.show && optind < argc) {
 		if (o.pid)
-			msg_usage("--show takes only a pid (and --json): "
-				  "--pid does not apply");
+			msg_usage("--show takes one pid: after its options or "
+				  "with --pid, not both");
 		o.pid = parse_pid(argv[optind], "pid");
 		if (optind + 1 < argc)
 			msg_usage("--show takes one pid, after its options");
-	} else if (o.show && o.pid) {
-		msg_usage("--show takes only a pid (and --json): --pid does "
-			  "not apply");
 	} else if (optind < argc) {
 		o.command = argv + optind;
 	}
-	check_rules(given_flags(&o));
+	check_rules(given_flags(&o) | (tid ? F_TID : 0));
+	if (tid) {
+		o.pid = tid;
+		o.tid = true;
+	}
 	return &o;
 }

@@ -23,6 +23,7 @@ struct options {
 	char policy_text[64]; /* as typed: "--same-chip=1", "--cpus" */
 	const char *spec;     /* --cpus SPEC, or --hot=SPEC */
 	bool all;
+	bool physical; /* --physical: location indexes are OS indexes */
 	enum kind_choice kind;
 	const char *share;		 /* --share as given, or NULL */
 	struct launcher_spec share_spec; /* --share read */
@@ -32,7 +33,9 @@ struct options {
 	const char *near;      /* --near=DEV, or NULL */
 	/* What to do with it. */
 	bool dry_run, explain, json, show, list;
-	pid_t pid; /* --pid, or --show's pid; 0: none */
+	pid_t pid;  /* --pid, --tid, or --show's pid; 0: none */
+	bool tid;   /* pid came from --tid: one thread, not all */
+	bool quiet; /* no --pid/--tid feedback */
 	const char *topology;
 	bool no_cache; /* --no-cache, or PINRUN_NO_CACHE */
 	bool follow, follow_strict, threads, wait_all;

@@ -542,10 +542,54 @@ void output_json(const struct context *ctx, const struct options *o,
 	print_json(&j);
 }
 
+void output_affinity(const char *who, pid_t id, const char *when,
+		     const struct cpuset *set)
+{
+	printf("%s %d's %s affinity list: %s\n", who, (int)id, when,
+	       msg_list(set));
+	fflush(stdout);
+}
+
+/* The threads of pid with their CPUs, when any two differ: a new array
+ * the caller frees, or NULL. */
+static struct thread_cpus {
+	pid_t tid;
+	struct cpuset cpus;
+} * thread_cpus(pid_t pid, const struct topology *t, unsigned *n)
+{
+	struct thread_cpus *th;
+	pid_t *tids;
+	bool differ = false;
+	unsigned k = 0;
+
+	if (host_threads(pid, &tids, n) < 0 || *n < 2)
+		return NULL;
+	if (!(th = calloc(*n, sizeof(*th))))
+		msg_die("out of memory");
+	for (unsigned i = 0; i < *n; i++) {
+		/* A thread that ended meanwhile has nothing to show. */
+		if (host_get_affinity(tids[i], &th[k].cpus) < 0)
+			continue;
+		cpulist_and(&th[k].cpus, &th[k].cpus, &t->complete);
+		th[k].tid = tids[i];
+		differ |= !cpulist_equal(&th[k].cpus, &th[0].cpus);
+		k++;
+	}
+	free(tids);
+	*n = k;
+	if (!differ) {
+		free(th);
+		return NULL;
+	}
+	return th;
+}
+
 void output_show(const struct options *o, const struct topology *t)
 {
 	pid_t pid = o->pid ? o->pid : getpid();
+	struct thread_cpus *th;
 	struct cpuset cpus, mems;
+	unsigned nth = 0;
 	char *objects;
 	int r;
 
@@ -559,6 +603,7 @@ void output_show(const struct options *o, const struct topology *t)
 		cpulist_zero(&mems);
 	cpulist_and(&cpus, &cpus, &t->complete);
 	objects = objects_text(t, &cpus);
+	th = thread_cpus(pid, t, &nth);
 	if (o->json) {
 		struct json j = { 0 };
 
@@ -569,11 +614,36 @@ void output_show(const struct options *o, const struct topology *t)
 		json_key(&j, "objects");
 		json_objects(&j, objects);
 		json_set(&j, "mems", &mems);
+		if (th) {
+			json_key(&j, "threads");
+			json_open(&j, '[');
+			for (unsigned i = 0; i < nth; i++) {
+				char *text = objects_text(t, &th[i].cpus);
+
+				json_open(&j, '{');
+				json_key(&j, "tid");
+				json_int(&j, th[i].tid);
+				json_set(&j, "cpus", &th[i].cpus);
+				json_key(&j, "objects");
+				json_objects(&j, text);
+				json_close(&j, '}');
+				free(text);
+			}
+			json_close(&j, ']');
+		}
 		json_close(&j, '}');
 		print_json(&j);
 	} else {
 		printf("pid: %d\ncpus: %s\nobjects: %s\nmems: %s\n", (int)pid,
 		       msg_list(&cpus), objects, msg_list(&mems));
+		for (unsigned i = 0; th && i < nth; i++) {
+			char *text = objects_text(t, &th[i].cpus);
+
+			printf("thread %d: %s (%s)\n", (int)th[i].tid,
+			       msg_list(&th[i].cpus), text);
+			free(text);
+		}
 	}
+	free(th);
 	free(objects);
 }

@@ -215,21 +215,45 @@ static void check_mask(const char *spec)
 	check_set(&set);
 }
 
-static void check_location(const struct topology *t, const char *spec)
+/* Does spec hold locations of the topology only (no list or mask, whose
+ * CPUs need not exist)? */
+static bool only_objects(const char *spec)
 {
+	char *copy = strdup(spec), *save = NULL;
+	bool only = true;
+
+	FUZZ_CHECK(copy);
+	for (char *w = strtok_r(copy, " \t", &save); w && only;
+	     w = strtok_r(NULL, " \t", &save)) {
+		w += *w == '~' || *w == 'x' || *w == '^';
+		only = cpulist_syntax(w) == CPULIST_SYNTAX_LOCATION;
+	}
+	free(copy);
+	return only;
+}
+
+static void check_location(const struct topology *t, const char *spec,
+			   bool physical)
+{
+	struct location_opts opts = { .physical = physical };
 	struct location_error err;
 	struct cpuset set;
 
-	if (location_parse(t, spec, &set, &err) < 0) {
+	if (location_eval(t, spec, &opts, &set, &err) < 0) {
 		FUZZ_CHECK(err.code != LOCATION_OK);
+		FUZZ_CHECK(err.physical == physical);
 		/* What pinrun's messages read from the error. */
 		switch (err.code) {
 		case LOCATION_E_TYPE:
+		case LOCATION_E_UNSUPPORTED:
 		case LOCATION_E_NO_INDEX:
 		case LOCATION_E_BAD_INDEX:
 		case LOCATION_E_REVERSED:
-		case LOCATION_E_NOT_DEEPER:
 		case LOCATION_E_NO_SUCH:
+		case LOCATION_E_NONE:
+		case LOCATION_E_NO_OS_INDEX:
+		case LOCATION_E_OPERATOR:
+		case LOCATION_E_CPULIST:
 			check_at(spec, err.at, err.len);
 			break;
 		default:
@@ -239,14 +263,20 @@ static void check_location(const struct topology *t, const char *spec)
 		FUZZ_CHECK(
 		    err.parent == -1 ||
 		    (err.parent >= 0 && (unsigned)err.parent < t->nobjs));
+		FUZZ_CHECK(!err.in_numa || err.parent_numa < t->nnuma);
+		FUZZ_CHECK(memchr(err.suggest, '\0', sizeof(err.suggest)));
+		FUZZ_CHECK(
+		    memchr(err.os_indexes, '\0', sizeof(err.os_indexes)));
 		if (err.code == LOCATION_E_GROUPS)
 			FUZZ_CHECK(err.value >= 2);
 		return;
 	}
 	FUZZ_CHECK(!cpulist_empty(&set));
-	FUZZ_CHECK(cpulist_subset(&set, &t->usable));
+	if (only_objects(spec)) {
+		FUZZ_CHECK(cpulist_subset(&set, &t->usable));
+		fuzz_check_cover(t, &set, true);
+	}
 	check_set(&set);
-	fuzz_check_cover(t, &set, true);
 }
 
 /* The CPUs a list or mask names, planned as --cpus on a topology. */
@@ -284,8 +314,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   syntax == CPULIST_SYNTAX_LOCATION);
 	check_list(spec);
 	check_mask(spec);
-	for (int i = 0; i < NTOPOS; i++)
-		check_location(topos[i], spec);
+	for (int i = 0; i < NTOPOS; i++) {
+		check_location(topos[i], spec, false);
+		check_location(topos[i], spec, true);
+	}
 	/* As pinrun reads it. */
 	r = syntax == CPULIST_SYNTAX_LIST ? cpulist_parse_list(spec, &set, &err)
 	    : syntax == CPULIST_SYNTAX_MASK

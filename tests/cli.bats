@@ -102,3 +102,91 @@ load test_helper
 	assert_output "0"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
+
+# --- --help, the man page and getopt's table, in both directions ----------
+
+# getopt's table: the long options of options.c's policy_options and
+# other_options (what getopt_long is given), and the letters of its
+# short-option string; one a line, sorted.
+getopt_longs() {
+	sed -n '/^} policy_options\[\] = {/,/^};/p; /^} other_options\[\] = {/,/^};/p' \
+		"$BATS_TEST_DIRNAME/../options.c" |
+		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)",.*/--\1/p' | sort
+}
+getopt_shorts() {
+	sed -n 's/.*getopt_long(argc, argv, "+\([^"]*\)".*/\1/p' "$BATS_TEST_DIRNAME/../options.c" |
+		tr -d ':' | fold -w1 | sed 's/^/-/' | sort
+}
+# What --help and the man page's OPTIONS list: the option column only.
+help_longs() { "$PINRUN" --help | sed -nE 's/^ (-[a-zA-Z], |    )(--[a-z][a-z-]*).*/\2/p' | sort; }
+help_shorts() { "$PINRUN" --help | sed -nE 's/^ (-[a-zA-Z]), --.*/\1/p' | sort; }
+man_options() {
+	mandoc -Tascii "$BATS_TEST_DIRNAME/../man/pinrun.1" | col -b |
+		sed -n '/^OPTIONS/,/^[A-Z]/p' | grep -E '^ {7}-'
+}
+man_longs() { man_options | sed -nE 's/^ {7}(-[a-zA-Z], )?(--[a-z][a-z-]*).*/\2/p' | sort; }
+man_shorts() { man_options | sed -nE 's/^ {7}(-[a-zA-Z]), --.*/\1/p' | sort; }
+
+@test "--help, the man page and getopt's table list the same options" {
+	command -v mandoc >/dev/null || skip_unless_works "no mandoc to render the man page"
+	local g h m
+	g=$(getopt_longs)
+	h=$(help_longs)
+	m=$(man_longs)
+	[ "$(wc -l <<<"$g")" -ge 25 ] || fail "getopt's table read as: $g"
+	[ "$g" = "$h" ] || fail "getopt vs --help: $(diff <(echo "$g") <(echo "$h"))"
+	[ "$g" = "$m" ] || fail "getopt vs man page: $(diff <(echo "$g") <(echo "$m"))"
+	g=$(getopt_shorts)
+	[ "$g" = "$(help_shorts)" ] || fail "short options, getopt vs --help: $g / $(help_shorts)"
+	[ "$g" = "$(man_shorts)" ] || fail "short options, getopt vs man page: $g / $(man_shorts)"
+	# The completion offers the same long options.
+	run bash --norc --noprofile -c 'source "$1"; printf "%s\n" $_pinrun_options | sort' _ "$BATS_TEST_DIRNAME/../completion/pinrun.bash"
+	[ "$output" = "$(getopt_longs)" ] || fail "completion: $(diff <(getopt_longs) <(echo "$output"))"
+}
+
+@test "every option --help and the man page list is one pinrun accepts" {
+	local o n=0
+	for o in $(help_longs) $(man_longs) $(help_shorts) $(man_shorts); do
+		# A known option may still want a value here: what matters is
+		# that getopt knows it.
+		run --separate-stderr "$PINRUN" "$o" --help
+		[[ "$stderr" != *"unrecognized option"* && "$stderr" != *"invalid option"* &&
+			"$stderr" != *"is ambiguous"* ]] || fail "$o: $stderr"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 60 ] || fail "only $n options tried"
+	# And a made-up one is refused, so the check above can fail.
+	run --separate-stderr "$PINRUN" --no-such-option --help
+	[[ "$stderr" == *"unrecognized option '--no-such-option'"* ]]
+}
+
+@test "--help shows -f, --show --json and --share auto/N" {
+	run "$PINRUN" --help
+	assert_line --partial " -f, --follow[=strict]"
+	assert_line " pinrun --show [--json] [<pid>]"
+	assert_line --partial "--share <i/n|auto[/n]>"
+	assert_line --partial " -q, --quiet"
+	assert_line --partial "     --physical"
+	assert_line --partial "     --tid <tid>"
+}
+
+# --- refusals -------------------------------------------------------------
+
+@test "an ambiguous prefix lists its candidates" {
+	bad_usage "option '--same' is ambiguous: --same-chip, --same-numa or --same-cache" --same -n
+	bad_usage "option '--no' is ambiguous: --no-smt or --no-cache" --no --hot -n
+}
+
+@test "near misses and other tools' spellings are named" {
+	bad_usage "unrecognized option '--same_chip'; did you mean --same-chip?" --same_chip -n
+	bad_usage "unrecognized option '--sread'; did you mean --spread?" --sread -n
+	bad_usage "unrecognized option '--physcpubind=1'; did you mean --cpus?" --physcpubind=1
+	bad_usage "unrecognized option '--cpu-list'; did you mean --cpus?" --cpu-list 1
+	bad_usage "unrecognized option '--membind=0'; did you mean --mem=bind?" --hot --membind=0
+	bad_usage "unrecognized option '--bogus'" --bogus
+	bad_usage "invalid option -- 'p' (a process is --pid, OS indexes --physical)" -p 1
+	bad_usage "invalid --hot value 'idel': expected current, idle or a CPU specification; did you mean --hot=idle?" --hot=idel -n
+	bad_usage "invalid --same-numa value 'node1': expected current, idle or a NUMA node number; did you mean --same-numa=1?" --same-numa=node1 -n
+	bad_usage "invalid --same-chip value 'curent': expected current, idle or a package number; did you mean --same-chip=current?" --same-chip=curent -n
+	bad_usage "invalid --spread value 'all': expected a number of cores; --spread alone spreads over every core" --spread=all -n
+}

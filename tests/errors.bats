@@ -24,8 +24,8 @@ setup() {
 @test "bad list: zero stride" { bad "invalid CPU list '0-7:0': stride 0" --cpus 0-7:0 -n --topology "$E5"; }
 @test "bad list: missing stride" { bad "invalid CPU list '0-7:': missing stride after ':'" --cpus 0-7: -n --topology "$E5"; }
 @test "bad list: stride without range" { bad "invalid CPU list '3:2': a stride needs a range (N-M:S)" --cpus 3:2 -n --topology "$E5"; }
-@test "bad list: letter" { bad "invalid CPU list '1a': unexpected 'a'" --cpus 1a -n --topology "$E5"; }
-@test "bad list: space" { bad "invalid CPU list '1 2': unexpected ' '" --cpus '1 2' -n --topology "$E5"; }
+@test "bad list: letter" { bad "invalid CPU list '1g': unexpected 'g'" --cpus 1g -n --topology "$E5"; }
+@test "bad list: space after a comma" { bad "invalid CPU list '1,' in '1, 2': trailing comma" --cpus '1, 2' -n --topology "$E5"; }
 @test "bad list: missing start" { bad "invalid CPU list '-3': missing start of range" --cpus -3 -n --topology "$E5"; }
 @test "bad list: three-part range" { bad "invalid CPU list '1-2-3': unexpected '-'" --cpus 1-2-3 -n --topology "$E5"; }
 @test "bad list: number too large" { bad "invalid CPU list '99999999999': CPU 99999999999 is too large (the limit is 8191)" --cpus 99999999999 -n --topology "$E5"; }
@@ -52,7 +52,7 @@ setup() {
 @test "bad location: no such object inside" { bad "invalid location 'package:1.core:18': package:1 has no core 18 (it has 18)" --cpus package:1.core:18 -n --topology "$E5"; }
 @test "bad location: reversed range" { bad "invalid location 'core:3-1': range 'core:3-1' is reversed" --cpus core:3-1 -n --topology "$E5"; }
 @test "bad location: bad index" { bad "invalid location 'core:x': invalid index 'core:x'" --cpus core:x -n --topology "$E5"; }
-@test "bad location: step not deeper" { bad "invalid location 'core:0.package:0': 'package:0' is not below the step before it" --cpus core:0.package:0 -n --topology "$E5"; }
+@test "bad location: a step up to an object that does not hold it" { bad "invalid location 'core:0.package:1': core:0 has no package 1 (it has 1)" --cpus core:0.package:1 -n --topology "$E5"; }
 @test "bad location: empty step" { bad "invalid location 'package:0.': empty step" --cpus package:0. -n --topology "$E5"; }
 @test "bad location: missing level" { bad "invalid location 'l3:0': this topology has no l3 level" --cpus l3:0 -n --topology "$KNL"; }
 @test "bad location: ambiguous group level" { bad "invalid location 'group:0': there are 2 group levels, name one as group0..group1" --cpus group:0 -n --topology "$S390"; }
@@ -64,7 +64,7 @@ setup() {
 
 # Policy arguments
 @test "bad --hot: several CPUs" { bad "--hot=0-1: '0-1' names 2 CPUs; --hot takes exactly one" --hot=0-1 -n --topology "$E5"; }
-@test "bad --hot: unknown word" { bad "invalid location 'abc': unknown object type 'abc'" --hot=abc -n --topology "$E5"; }
+@test "bad --hot: unknown word" { bad "invalid location 'foo': unknown object type 'foo'" --hot=foo -n --topology "$E5"; }
 @test "bad --same-chip: not a number" { bad_usage "invalid --same-chip value 'abc': expected current, idle or a package number" --same-chip=abc -n --topology "$E5"; }
 @test "bad --same-numa: negative" { bad_usage "invalid --same-numa value '-1': expected current, idle or a NUMA node number" --same-numa=-1 -n --topology "$E5"; }
 @test "bad --same-chip: no such package" { bad "--same-chip=2: there is no package 2 (the topology has 2)" --same-chip=2 -n --topology "$E5"; }
@@ -191,7 +191,7 @@ setup() {
 	bad_usage "--show takes only a pid (and --json): --follow does not apply" --show --follow
 	bad_usage "--show takes only a pid (and --json): --share does not apply" --show --share 1/2
 	bad_usage "--show takes only a pid (and --json): --kind does not apply" --show --kind=fast
-	bad_usage "--show takes only a pid (and --json): --pid does not apply" --show --pid 1
+	bad_usage "--show takes one pid: after its options or with --pid, not both" --show --pid 1 1
 }
 @test "bad usage: a value option given twice" {
 	bad_usage "--pid given twice" --hot --pid 1 --pid 2

@@ -136,6 +136,13 @@ TEST(mask_valid)
 	/* hwloc's form: 0x on every word. */
 	EXPECT(cpulist_parse_mask("0x1,0x0,0x80000000", &s, &e) == 0);
 	EXPECT_SET(&s, "31,64");
+	/* taskset's bare masks. */
+	EXPECT(cpulist_parse_mask("ff", &s, &e) == 0);
+	EXPECT_SET(&s, "0-7");
+	EXPECT(cpulist_parse_mask("1a", &s, &e) == 0);
+	EXPECT_SET(&s, "1,3-4");
+	EXPECT(cpulist_parse_mask("0X10", &s, &e) == 0);
+	EXPECT_SET(&s, "4");
 	/* One long word, as taskset takes it. */
 	EXPECT(cpulist_parse_mask("0x10000000000", &s, &e) == 0);
 	EXPECT_SET(&s, "40");
@@ -154,6 +161,9 @@ TEST(mask_errors)
 	EXPECT(mask_error("0x1,123456789") == CPULIST_E_MASK_LONG_WORD);
 	EXPECT(mask_error("0x0") == CPULIST_E_MASK_ZERO);
 	EXPECT(mask_error("0x00000000,00000000") == CPULIST_E_MASK_ZERO);
+	/* Digits alone are no mask without 0x (as a list, "10" is CPU 10). */
+	EXPECT(mask_error("10") == CPULIST_E_BAD_CHAR);
+	EXPECT(mask_error("1a,2") == CPULIST_E_BAD_CHAR);
 	/* Bit 8192 (2048 hex zeros after the 1), and bit 8191 for contrast. */
 	{
 		char big[2060] = "0x1";
@@ -178,9 +188,22 @@ TEST(syntax_kinds)
 	EXPECT(cpulist_syntax("1,00000000") == CPULIST_SYNTAX_MASK);
 	EXPECT(cpulist_syntax("1,2") == CPULIST_SYNTAX_LIST);
 	EXPECT(cpulist_syntax("1,0000000") == CPULIST_SYNTAX_LIST);
-	EXPECT(cpulist_syntax("0X3") == CPULIST_SYNTAX_LIST);
+	/* hwloc takes 0X too. */
+	EXPECT(cpulist_syntax("0X3") == CPULIST_SYNTAX_MASK);
+	/* taskset's masks without 0x: a hex letter makes one; digits alone
+	 * stay a list (CPU 10, not mask 0x10). */
+	EXPECT(cpulist_syntax("ff") == CPULIST_SYNTAX_MASK);
+	EXPECT(cpulist_syntax("1a") == CPULIST_SYNTAX_MASK);
+	EXPECT(cpulist_syntax("F0") == CPULIST_SYNTAX_MASK);
+	EXPECT(cpulist_syntax("10") == CPULIST_SYNTAX_LIST);
+	EXPECT(cpulist_syntax("00000003") == CPULIST_SYNTAX_LIST);
+	EXPECT(cpulist_syntax("1a,2") == CPULIST_SYNTAX_LIST);
+	EXPECT(cpulist_syntax("1g") == CPULIST_SYNTAX_LIST);
+	EXPECT(cpulist_syntax("-3") == CPULIST_SYNTAX_LIST);
 	EXPECT(cpulist_syntax("package:1") == CPULIST_SYNTAX_LOCATION);
 	EXPECT(cpulist_syntax("all") == CPULIST_SYNTAX_LOCATION);
+	EXPECT(cpulist_syntax("~core:0") == CPULIST_SYNTAX_LOCATION);
+	EXPECT(cpulist_syntax("face:0") == CPULIST_SYNTAX_LOCATION);
 }
 
 TEST(format)

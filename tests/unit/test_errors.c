@@ -38,16 +38,56 @@ TEST(location_words)
 				    .value = 9,
 				    .value2 = 2,
 				    .type = TOPO_CORE,
-				    .parent = 1 };
+				    .parent = 1,
+				    .list = { .code = CPULIST_E_NO_END } };
 
 	for (int c = LOCATION_E_TYPE; c <= LOCATION_E_NOMEM; c++) {
 		e.code = (enum location_err)c;
-		EXPECT(worded(errors_location(t, "package:0.core:9", &e)));
+		for (int v = 0; v < 4; v++) {
+			e.physical = v & 1;
+			e.nelems = v & 2 ? 2 : 1;
+			EXPECT(
+			    worded(errors_location(t, "package:0.core:9", &e)));
+		}
 	}
+	e.physical = false;
+	e.nelems = 1;
 	e.code = LOCATION_E_NO_SUCH;
 	EXPECT(!strcmp(errors_location(t, "package:0.core:9", &e),
 		       "invalid location 'package:0.core:9': package:0 has no "
 		       "core 9 (it has 2)"));
+	/* The same object by its OS index, and the other way round. */
+	e.has_other = true;
+	e.other = 1;
+	EXPECT(!strcmp(errors_location(t, "package:0.core:9", &e),
+		       "invalid location 'package:0.core:9': package:0 has no "
+		       "core 9 (it has 2); core P#9 is core:1 (--physical "
+		       "reads OS indexes)"));
+	e.physical = true;
+	snprintf(e.os_indexes, sizeof(e.os_indexes), "0-1");
+	EXPECT(!strcmp(errors_location(t, "package:0.core:9", &e),
+		       "invalid location 'package:0.core:9': package P#0 has "
+		       "no core with OS index 9 (OS indexes 0-1); without "
+		       "--physical, core:9 is P#1"));
+	/* A near miss, given as the option it came with. */
+	e.code = LOCATION_E_TYPE;
+	e.at = "cpu0";
+	snprintf(e.suggest, sizeof(e.suggest), "0");
+	EXPECT(!strcmp(errors_spec("--hot=", t, "cpu0", &e),
+		       "invalid location 'cpu0': unknown object type 'cpu0'; "
+		       "did you mean --hot=0?"));
+	snprintf(e.suggest, sizeof(e.suggest), "all ~0");
+	EXPECT(!strcmp(errors_spec("--cpus", t, "cpu0", &e),
+		       "invalid location 'cpu0': unknown object type 'cpu0'; "
+		       "did you mean --cpus 'all ~0'?"));
+	/* A list inside an expression names both. */
+	e.code = LOCATION_E_CPULIST;
+	e.nelems = 2;
+	e.at = "1-";
+	e.len = 2;
+	EXPECT(!strcmp(errors_location(t, "0-3 ~1-", &e),
+		       "invalid CPU list '1-' in '0-3 ~1-': missing end of "
+		       "range"));
 	tree_free(t);
 }
 

@@ -1,0 +1,18 @@
+/* Near misses: which word of a list a mistyped one was probably meant to
+ * be, for the "did you mean" of pinrun's refusals. */
+#ifndef PINRUN_SUGGEST_H
+#define PINRUN_SUGGEST_H
+
+#include <stddef.h>
+
+/* The edit distance between a[0..alen) and b (insertions, deletions,
+ * substitutions and swaps of two neighbours; letters compared without
+ * case). */
+unsigned suggest_distance(const char *a, size_t alen, const char *b);
+
+/* The index of the word of words[0..n) closest to word[0..len), when it
+ * is at most max edits away and no other word is as close; else -1. */
+int suggest_closest(const char *word, size_t len, const char *const *words,
+		    size_t n, unsigned max);
+
+#endif

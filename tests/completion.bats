@@ -1,0 +1,202 @@
+#!/usr/bin/env bats
+# Bash completion (completion/pinrun.bash), in a real bash without
+# bash-completion: options without those that conflict with or repeat one
+# given, the machine's CPUs, object types and indexes for the location
+# options, process and thread ids, and the command's own completion.
+
+load test_helper
+
+setup() {
+	REPO=$BATS_TEST_DIRNAME/..
+	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
+	P9=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml
+	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
+}
+
+teardown() {
+	[ -z "${BG:-}" ] || kill "$BG" 2>/dev/null || true
+}
+
+# complete_line LINE [SCRIPT]: complete LINE, the cursor at its end, as
+# bash would (COMP_WORDS split at blanks, and at '=' and ':', which are
+# words of their own as COMP_WORDBREAKS has them); prints COMPREPLY, one a
+# line. SCRIPT is sourced first (another command's completion).
+complete_line() {
+	bash --norc --noprofile -c '
+		source "$1" || exit 9
+		[ -z "$3" ] || source "$3" || exit 9
+		line=$2 word= COMP_WORDS=()
+		for ((k = 0; k < ${#line}; k++)); do
+			c=${line:k:1}
+			case $c in
+			" ") [ -z "$word" ] || COMP_WORDS+=("$word"); word= ;;
+			[=:])
+				[ -z "$word" ] || [[ $word == [=:]* ]] || { COMP_WORDS+=("$word"); word=; }
+				word+=$c
+				[[ ${line:k+1:1} == [=:] ]] || { COMP_WORDS+=("$word"); word=; }
+				;;
+			*) [[ $word != [=:]* ]] || { COMP_WORDS+=("$word"); word=; }; word+=$c ;;
+			esac
+		done
+		COMP_WORDS+=("$word")
+		COMP_LINE=$line COMP_POINT=${#line} COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_pinrun
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$REPO/completion/pinrun.bash" "$1" "${2:-}"
+}
+
+@test "completion: registered for pinrun" {
+	run bash --norc --noprofile -c 'source "$1" && complete -p pinrun' _ "$REPO/completion/pinrun.bash"
+	assert_success
+	assert_output "complete -F _pinrun pinrun"
+}
+
+@test "completion: options, policies with and without a value" {
+	run complete_line "$PINRUN --sa"
+	assert_output "--same-chip
+--same-chip=
+--same-numa
+--same-numa=
+--same-cache
+--same-cache="
+	run complete_line "$PINRUN --ti"
+	assert_output "--tid"
+	run complete_line "$PINRUN --ph"
+	assert_output "--physical"
+}
+
+@test "completion: nothing that conflicts with what is given, nothing twice" {
+	# After a policy: no other policy, no --show.
+	run complete_line "$PINRUN --hot --s"
+	assert_output "--smt
+--share"
+	# --cpus rules out --smt and --no-smt; --smt rules out --no-smt.
+	run complete_line "$PINRUN --cpus 1 --s"
+	assert_output "--share"
+	run complete_line "$PINRUN --spread --smt --no"
+	assert_output "--no-cache"
+	# --pid rules out --tid, --follow and its options, --mem, --topology.
+	run complete_line "$PINRUN --hot --pid 1 --t"
+	assert_output ""
+	run complete_line "$PINRUN --hot --t"
+	assert_output "--topology
+--threads
+--tid"
+	run complete_line "$PINRUN --hot --pid 1 --f"
+	assert_output ""
+	run complete_line "$PINRUN --hot --f"
+	assert_output "--follow
+--follow="
+	run complete_line "$PINRUN --hot -"
+	assert_line "-f"
+	# --spread has no index for --physical; --show takes only --json.
+	run complete_line "$PINRUN --spread --ph"
+	assert_output ""
+	run complete_line "$PINRUN --show -"
+	assert_output "--json
+--pid"
+	run complete_line "$PINRUN --show --json --pid 1 -"
+	assert_output ""
+	# Short forms count: -n is --dry-run.
+	run complete_line "$PINRUN --hot -n --dr"
+	assert_output ""
+}
+
+@test "completion: --cpus offers the machine's CPUs, types and indexes" {
+	run complete_line "$PINRUN --topology $E5 --cpus 7"
+	assert_output "7
+70
+71"
+	run complete_line "$PINRUN --topology $E5 --cpus pa"
+	assert_output "package:"
+	run complete_line "$PINRUN --topology $E5 --cpus "
+	assert_output "package:
+numa:
+l3:
+core:
+pu:
+all"
+	run complete_line "$PINRUN --topology $E5 --cpus package:"
+	assert_output "0
+1
+all
+odd
+even"
+	# Inside a package: its 18 cores.
+	run complete_line "$PINRUN --topology $E5 --cpus package:1.core:1"
+	assert_output "1
+10
+11
+12
+13
+14
+15
+16
+17"
+	run complete_line "$PINRUN --topology $E5 --cpus package:1.p"
+	assert_output "1.package:
+1.pu:"
+}
+
+@test "completion: --hot=, --same-*= and --spread= values from the machine" {
+	run complete_line "$PINRUN --topology $E5 --hot="
+	assert_output "package:
+numa:
+l3:
+core:
+pu:
+all
+current
+idle"
+	run complete_line "$PINRUN --topology $E5 --hot=i"
+	assert_output "idle"
+	run complete_line "$PINRUN --topology $P9 --same-numa="
+	assert_output "current
+idle
+0
+1"
+	# With --physical, the OS numbers of the nodes.
+	run complete_line "$PINRUN --topology $P9 --physical --same-numa="
+	assert_output "current
+idle
+0
+8"
+	run complete_line "$PINRUN --topology $E5 --same-chip="
+	assert_output "current
+idle
+0
+1"
+	run complete_line "$PINRUN --topology $E5 --spread=3"
+	assert_output "3
+30
+31
+32
+33
+34
+35
+36"
+}
+
+@test "completion: --pid offers processes, --tid threads" {
+	sleep 60 &
+	BG=$!
+	run complete_line "$PINRUN --hot --pid $BG"
+	assert_line "$BG"
+	run complete_line "$PINRUN --hot --tid $BG"
+	assert_line "$BG"
+	run complete_line "$PINRUN --show $BG"
+	assert_line "$BG"
+}
+
+@test "completion: the command after pinrun gets its own completion" {
+	local script=$BATS_TEST_TMPDIR/fake.bash
+	printf '_fake() { COMPREPLY=("fake:$COMP_CWORD:$2"); }\ncomplete -F _fake fakecmd\n' >"$script"
+	run complete_line "$PINRUN --hot -- fakecmd --x" "$script"
+	assert_output "fake:1:--x"
+	run complete_line "$PINRUN --spread=2 fakecmd a --y" "$script"
+	assert_output "fake:2:--y"
+	# pinrun-compare's own, where this tree has it.
+	if [ -f "$REPO/completion/pinrun-compare.bash" ]; then
+		run complete_line "$PINRUN --hot -- pinrun-compare --ru" "$REPO/completion/pinrun-compare.bash"
+		assert_output "--runs"
+	fi
+}
