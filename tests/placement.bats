@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Placement on real machines' topologies (tests/topologies/, copied from
-# ../shared/topologies), checked against hwloc's own tools on the same file,
+# Placement on real machines' topologies (tests/topologies/, with their
+# README), checked against hwloc's own tools on the same file,
 # plus synthetic and saved-sysfs sources.
 
 load test_helper
