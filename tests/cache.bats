@@ -46,7 +46,7 @@ same_as_uncached() {
 @test "cached and uncached plans are equal on every shared topology" {
 	local f p
 	for f in "$TOPO"/*.xml "package:16 numa:2 l3:4 core:16 pu:2"; do
-		for p in --spread --spread=3 "--spread --smt" --same-chip --same-numa "--same-chip --no-smt" --hot=idle "--cpus pu:0"; do
+		for p in --spread --spread=3 "--spread --smt" --same-chip --same-numa "--same-chip --no-smt" --hot=idle "--cpus pu:0" "--kind=slow --spread"; do
 			# shellcheck disable=SC2086
 			same_as_uncached --topology "$f" $p --json
 		done
