@@ -562,8 +562,12 @@ static struct thread_cpus {
 	bool differ = false;
 	unsigned k = 0;
 
-	if (host_threads(pid, &tids, n) < 0 || *n < 2)
+	if (host_threads(pid, &tids, n) < 0)
 		return NULL;
+	if (*n < 2) {
+		free(tids);
+		return NULL;
+	}
 	if (!(th = calloc(*n, sizeof(*th))))
 		msg_die("out of memory");
 	for (unsigned i = 0; i < *n; i++) {
