@@ -31,7 +31,9 @@ setup_file() {
 		printf '#!/bin/sh\necho "%s $* on CPUs $(sed -n "s/^Cpus_allowed_list:\\t//p" /proc/self/status)"\n' "$p" >"$d/$p"
 		chmod +x "$d/$p"
 	done
-	printf '#!/bin/sh\nexec sleep 60\n' >"$d/server"
+	# A server holds no descriptor of the example's: its output is read
+	# to the end, which a server in the background must not delay.
+	printf '#!/bin/sh\nexec sleep 60 </dev/null >/dev/null 2>&1\n' >"$d/server"
 	chmod +x "$d/server"
 	printf 'all:\n\t@true\n' >"$d/Makefile"
 	cp "$REPO/tests/topologies/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" "$d/machine.xml"
