@@ -40,7 +40,7 @@ ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidmap.o \
 	devices.o memory.o \
-	slots.o topofile.o json.o
+	slots.o topofile.o json.o buf.o
 OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
 	errors.o host.o topology.o loader.o cache.o follow.o report.o \
 	launcher.o list.o $(PURE_OBJS)

@@ -7,10 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "buf.h"
+
 struct json {
-	char *buf;
-	size_t len, cap;
-	bool failed; /* out of memory: the text is incomplete */
+	struct buf out; /* out.failed: out of memory, the text is incomplete */
 	unsigned depth;
 	unsigned long comma; /* bit d: depth d has had a value */
 };

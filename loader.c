@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "loader.h"
 #include "topofile.h"
 
@@ -58,11 +59,10 @@ static long ms_since(const struct timespec *start)
 	       (now.tv_nsec - start->tv_nsec) / 1000000L;
 }
 
-/* Read the child's answer into *buf until it closes the pipe, the time is
+/* Read the child's answer into b until it closes the pipe, the time is
  * up or memory runs out. */
-static enum topo_err read_answer(int fd, pid_t pid, char **buf, size_t *len)
+static enum topo_err read_answer(int fd, pid_t pid, struct buf *b)
 {
-	size_t cap = 0;
 	struct timespec start;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -78,21 +78,16 @@ static enum topo_err read_answer(int fd, pid_t pid, char **buf, size_t *len)
 			kill(pid, SIGKILL);
 			return TOPO_E_TIMEOUT;
 		}
-		if (*len == cap) {
-			char *more = realloc(*buf, cap = cap ? cap * 2 : 65536);
-
-			if (!more) {
-				kill(pid, SIGKILL);
-				return TOPO_E_NOMEM;
-			}
-			*buf = more;
+		if (!buf_reserve(b, 65536)) {
+			kill(pid, SIGKILL);
+			return TOPO_E_NOMEM;
 		}
-		n = read(fd, *buf + *len, cap - *len);
+		n = read(fd, b->data + b->len, b->cap - b->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return TOPO_OK;
-		*len += (size_t)n;
+		b->len += (size_t)n;
 	}
 }
 
@@ -100,8 +95,7 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 		struct topology **out, struct topo_error *err)
 {
 	struct topo_error answer;
-	char *buf = NULL;
-	size_t len = 0;
+	struct buf buf = { 0 };
 	enum topo_err e;
 	int fd[2], status;
 	pid_t pid;
@@ -140,22 +134,22 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 		child(fd[1], kind, arg, devices);
 	}
 	close(fd[1]);
-	e = read_answer(fd[0], pid, &buf, &len);
+	e = read_answer(fd[0], pid, &buf);
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (e == TOPO_OK &&
-	    (!WIFEXITED(status) || WEXITSTATUS(status) || len < sizeof(answer)))
+	if (e == TOPO_OK && (!WIFEXITED(status) || WEXITSTATUS(status) ||
+			     buf.len < sizeof(answer)))
 		e = TOPO_E_CRASHED;
 	if (e == TOPO_OK) {
-		memcpy(&answer, buf, sizeof(answer));
+		memcpy(&answer, buf.data, sizeof(answer));
 		if (answer.code != TOPO_OK) {
-			free(buf);
+			buf_free(&buf);
 			*err = answer;
 			return -1;
 		}
-		switch (topofile_decode(buf + sizeof(answer),
-					len - sizeof(answer), "", out)) {
+		switch (topofile_decode(buf.data + sizeof(answer),
+					buf.len - sizeof(answer), "", out)) {
 		case TOPOFILE_OK:
 			break;
 		case TOPOFILE_NOMEM:
@@ -165,6 +159,6 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 			e = TOPO_E_CRASHED;
 		}
 	}
-	free(buf);
+	buf_free(&buf);
 	return e == TOPO_OK ? 0 : fail(err, e, 0);
 }

@@ -393,7 +393,7 @@ static void json_set(struct json *j, const char *key, const struct cpuset *set)
 /* Print j's text on stdout, one line. */
 static void print_json(struct json *j)
 {
-	if (j->failed)
+	if (j->out.failed)
 		msg_die("out of memory");
 	printf("%s\n", json_text(j));
 	json_free(j);

@@ -187,8 +187,9 @@ static void line(struct report *r, pid_t pid, double end, int status,
 		json_bool(j, true);
 	}
 	json_close(j, '}');
-	if (!j->failed) {
-		struct iovec v[2] = { { j->buf, j->len }, { "\n", 1 } };
+	if (!j->out.failed) {
+		struct iovec v[2] = { { j->out.data, j->out.len },
+				      { "\n", 1 } };
 
 		if (writev(r->fd, v, 2) < 0) {
 			/* a failed write loses one line, nothing else */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "topofile.h"
 
 /* Bump when the layout below changes. 3: NUMA memory, kind and
@@ -27,50 +28,23 @@ uint64_t topofile_checksum(const void *buf, size_t len)
 
 /* --- writing: little-endian host order, fixed-width fields ------------ */
 
-struct writer {
-	unsigned char *buf;
-	size_t len, cap;
-	bool failed;
-};
-
-static void put(struct writer *w, const void *data, size_t len)
+static void put32(struct buf *w, uint32_t v)
 {
-	if (w->failed)
-		return;
-	if (w->len + len > w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 4096;
-		unsigned char *n;
-
-		while (cap < w->len + len)
-			cap *= 2;
-		if (!(n = realloc(w->buf, cap))) {
-			w->failed = true;
-			return;
-		}
-		w->buf = n;
-		w->cap = cap;
-	}
-	memcpy(w->buf + w->len, data, len);
-	w->len += len;
+	buf_add(w, &v, sizeof(v));
 }
 
-static void put32(struct writer *w, uint32_t v)
+static void put64(struct buf *w, uint64_t v)
 {
-	put(w, &v, sizeof(v));
+	buf_add(w, &v, sizeof(v));
 }
 
-static void put64(struct writer *w, uint64_t v)
-{
-	put(w, &v, sizeof(v));
-}
-
-static void put_string(struct writer *w, const char *s)
+static void put_string(struct buf *w, const char *s)
 {
 	put32(w, (uint32_t)strlen(s));
-	put(w, s, strlen(s));
+	buf_add(w, s, strlen(s));
 }
 
-static void put_devices(struct writer *w, const struct topology *t)
+static void put_devices(struct buf *w, const struct topology *t)
 {
 	put32(w, t->devices);
 	put32(w, t->ndevs);
@@ -90,10 +64,10 @@ static void put_devices(struct writer *w, const struct topology *t)
 enum topofile_err topofile_encode(const char *key, const struct topology *t,
 				  void **buf, size_t *len)
 {
-	struct writer w = { 0 };
+	struct buf w = { 0 };
 	uint64_t sum;
 
-	put(&w, magic, sizeof(magic));
+	buf_add(&w, magic, sizeof(magic));
 	put32(&w, FORMAT);
 	put_string(&w, key);
 	put32(&w, t->nobjs);
@@ -117,18 +91,18 @@ enum topofile_err topofile_encode(const char *key, const struct topology *t,
 	for (unsigned i = 0; t->distances && i < t->nnuma * t->nnuma; i++)
 		put32(&w, t->distances[i]);
 	put_devices(&w, t);
-	put(&w, &t->complete, sizeof(t->complete));
+	buf_add(&w, &t->complete, sizeof(t->complete));
 	put32(&w, t->this_system);
 	put_string(&w, t->source);
 	put_string(&w, t->hwloc_version);
 	put_string(&w, t->hwloc_library);
-	sum = topofile_checksum(w.buf, w.len);
-	put(&w, &sum, sizeof(sum));
+	sum = topofile_checksum(w.data, w.len);
+	buf_add(&w, &sum, sizeof(sum));
 	if (w.failed) {
-		free(w.buf);
+		free(w.data);
 		return TOPOFILE_NOMEM;
 	}
-	*buf = w.buf;
+	*buf = w.data;
 	*len = w.len;
 	return TOPOFILE_OK;
 }

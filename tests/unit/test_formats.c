@@ -1,7 +1,8 @@
 /* Unit tests for the two byte formats: topofile.c (the cache file and the
- * loader's answer) and json.c. */
+ * loader's answer) and json.c, and the buffer both write into (buf.c). */
 #include <stdlib.h>
 
+#include "buf.h"
 #include "check.h"
 #include "json.h"
 #include "topofile.h"
@@ -70,8 +71,34 @@ TEST(json_writer)
 	json_free(&j);
 }
 
+TEST(buf_grows)
+{
+	struct buf b = { 0 };
+	char want[1000];
+
+	/* One byte at a time across every doubling: the bytes in order,
+	 * always NUL-terminated, the room asked for always there. */
+	for (unsigned i = 0; i < sizeof(want); i++) {
+		want[i] = (char)('a' + i % 26);
+		buf_add(&b, &want[i], 1);
+		EXPECT(b.len == i + 1 && b.data[b.len] == '\0');
+	}
+	EXPECT(!b.failed && !memcmp(b.data, want, sizeof(want)));
+	EXPECT(buf_reserve(&b, 5000) && b.cap >= b.len + 5000 + 1);
+	EXPECT(b.len == sizeof(want));
+	buf_add(&b, "", 0);
+	EXPECT(b.len == sizeof(want) && b.data[b.len] == '\0');
+	/* Once failed, nothing more goes in. */
+	b.failed = true;
+	buf_add(&b, "x", 1);
+	EXPECT(b.len == sizeof(want) && !buf_reserve(&b, 1));
+	buf_free(&b);
+	EXPECT(!b.data && !b.len && !b.cap && !b.failed);
+}
+
 int main(void)
 {
+	RUN(buf_grows);
 	RUN(topofile_round_trip);
 	RUN(topofile_refuses);
 	RUN(json_writer);
