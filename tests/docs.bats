@@ -171,3 +171,14 @@ check_examples() {
 	command -v autoreconf >/dev/null || skip_unless_works "needs autoconf for ./configure"
 	check_examples "$REPO/man/pinrun.1"
 }
+
+@test "docs: README's Layout and docs/design.md name every C file there is, and no other" {
+	local have readme design
+	have=$(cd "$REPO" && ls -- *.c)
+	readme=$(awk '/^## Layout/ { on = 1 } on && /^[a-z_]+\.c / { print $1 }' "$REPO/README.md" | sort)
+	design=$(grep -o '^| `[a-z_]*\.c`\(, `[a-z_]*\.c`\)*' "$REPO/docs/design.md" |
+		grep -o '[a-z_]*\.c' | sort)
+	[ -n "$have" ]
+	diff <(echo "$have") <(echo "$readme")
+	diff <(echo "$have") <(echo "$design")
+}
