@@ -219,15 +219,9 @@ void context_fill(struct context *ctx, const struct options *o,
 
 const char *context_mem_arg(const struct options *o)
 {
-	static const char *const modes[] = {
-		[HOST_MEM_BIND] = "bind",
-		[HOST_MEM_INTERLEAVE] = "interleave",
-		[HOST_MEM_LOCAL] = "local",
-		[HOST_MEM_PREFERRED] = "preferred",
-	};
 	static char text[256];
 
-	snprintf(text, sizeof(text), "%s%s%s", modes[o->mem],
+	snprintf(text, sizeof(text), "%s%s%s", host_mempolicy_name(o->mem),
 		 o->mem_nodes ? ":" : "",
 		 o->mem_nodes ? msg_input(o->mem_nodes) : "");
 	return text;

@@ -182,6 +182,18 @@ enum {
 	MPOL_PREFERRED_MANY_ = 5,
 };
 
+const char *host_mempolicy_name(enum host_mempolicy mode)
+{
+	static const char *const names[] = {
+		[HOST_MEM_BIND] = "bind",
+		[HOST_MEM_INTERLEAVE] = "interleave",
+		[HOST_MEM_LOCAL] = "local",
+		[HOST_MEM_PREFERRED] = "preferred",
+	};
+
+	return names[mode];
+}
+
 int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes)
 {
 	int mpol;

@@ -30,7 +30,10 @@ enum host_mempolicy {
 	HOST_MEM_INTERLEAVE,
 	HOST_MEM_LOCAL,
 	HOST_MEM_PREFERRED,
+	HOST_MEM_MODES /* how many there are */
 };
+/* numactl's and --mem's word for a mode: "bind", "interleave", ... */
+const char *host_mempolicy_name(enum host_mempolicy mode);
 /* Set the caller's memory policy (nodes is ignored for LOCAL). PREFERRED
  * with several nodes is the kernel's MPOL_PREFERRED_MANY (Linux 5.15):
  * an older kernel refuses it with -EINVAL. */

@@ -468,13 +468,6 @@ static const char *once(const char *old, const char *value, const char *name)
  * later (memory.c), their form here. */
 static void parse_mem(struct options *o, const char *arg)
 {
-	static const struct {
-		const char *name;
-		enum host_mempolicy mode;
-	} modes[] = { { "bind", HOST_MEM_BIND },
-		      { "interleave", HOST_MEM_INTERLEAVE },
-		      { "preferred", HOST_MEM_PREFERRED },
-		      { "local", HOST_MEM_LOCAL } };
 	size_t len = strcspn(arg, ":");
 	struct memory_error e;
 	struct cpuset nodes;
@@ -482,10 +475,10 @@ static void parse_mem(struct options *o, const char *arg)
 	if (o->mem_given)
 		msg_usage("--mem given twice");
 	o->mem_given = true;
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (strlen(modes[i].name) == len &&
-		    !strncmp(arg, modes[i].name, len)) {
-			o->mem = modes[i].mode;
+	for (int m = 0; m < HOST_MEM_MODES; m++)
+		if (strlen(host_mempolicy_name(m)) == len &&
+		    !strncmp(arg, host_mempolicy_name(m), len)) {
+			o->mem = m;
 			if (!arg[len])
 				return;
 			if (o->mem == HOST_MEM_LOCAL)

@@ -465,12 +465,6 @@ static void output_json_near(struct json *j, const struct context *ctx)
 static void output_json_memory(struct json *j, const struct context *ctx,
 			       const struct options *o)
 {
-	static const char *const modes[] = {
-		[HOST_MEM_BIND] = "bind",
-		[HOST_MEM_INTERLEAVE] = "interleave",
-		[HOST_MEM_LOCAL] = "local",
-		[HOST_MEM_PREFERRED] = "preferred",
-	};
 	static const char *const from[] = {
 		[MEM_FROM_PLACEMENT] = "placement",
 		[MEM_FROM_DEVICE] = "device",
@@ -481,7 +475,7 @@ static void output_json_memory(struct json *j, const struct context *ctx,
 	json_key(j, "mem");
 	json_open(j, '{');
 	json_key(j, "policy");
-	json_string(j, modes[o->mem]);
+	json_string(j, host_mempolicy_name(o->mem));
 	json_set(j, "nodes", &ctx->mem_nodes);
 	json_key(j, "from");
 	json_string(j, from[ctx->mem_from]);
