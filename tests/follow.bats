@@ -63,10 +63,14 @@ setup() {
 
 teardown() {
 	local s
+	# (a server or process that ended already cannot be killed: that is no
+	# failure of the test, and teardown goes on past it)
 	for s in "${TM_SOCKS[@]}"; do
-		tmux -L "$s" kill-server 2>/dev/null || true
+		tmux -L "$s" kill-server 2>/dev/null
 	done
-	[ "${#KILL[@]}" -eq 0 ] || kill -9 "${KILL[@]}" 2>/dev/null || true
+	if [ "${#KILL[@]}" -gt 0 ]; then
+		kill -9 "${KILL[@]}" 2>/dev/null
+	fi
 	[ -z "$SUID_DIR" ] || rm -rf "$SUID_DIR"
 	[ -z "$SHARED" ] || rm -rf "$SHARED"
 }
@@ -248,8 +252,9 @@ tm_start() {
 	tm_wait_prompt
 }
 
+# (a server that ended with its last pane is no failure; one still there is)
 tm_stop() {
-	tmux -L "$TM" kill-server 2>/dev/null || true
+	tmux -L "$TM" kill-server 2>/dev/null || ! tmux -L "$TM" has-session 2>/dev/null
 }
 
 tm_screen() {
@@ -1310,7 +1315,7 @@ hangup() {
 	PID=$(tm_value pid)
 	KILL+=("$PID")
 	TRACER=$(tracer_of "$PID")
-	tmux -L "$TM" kill-pane -t t 2>/dev/null || true
+	tmux -L "$TM" kill-pane -t t
 	eventually '[ ! -d "/proc/$PID" ] || [ "$(state_of "$PID")" = Z ]'
 	eventually 'grep -q "^got HUP$" "$LOG"'
 	HUPLOG=$(cat "$LOG")
