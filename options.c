@@ -347,19 +347,32 @@ static const char *near_word(const char *name, const char *arg,
 	return buf;
 }
 
-/* "; did you mean --name=1?" for "node1", "numa:1", "package#1". */
-static const char *near_index(const char *name, const char *arg)
+/* "; did you mean --name=1?" for "node1", "numa:1", "l3:1", "package#1":
+ * a name of the policy's own type (one of types, any case), then the
+ * index. */
+static const char *near_index(const char *name, const char *arg,
+			      const char *types)
 {
 	static char buf[96];
-	size_t letters = 0;
+	size_t len = strcspn(arg, ":#");
+	const char *num = arg + len + 1;
 	unsigned long n;
+	char type[20];
 
-	while (isalpha((unsigned char)arg[letters]))
-		letters++;
 	buf[0] = '\0';
-	if (letters && strchr(":#", arg[letters]) && arg[letters])
-		letters++;
-	if (letters && parse_number(arg + letters, UINT_MAX, &n))
+	if (!arg[len]) { /* "node1" */
+		for (len = 0; isalpha((unsigned char)arg[len]); len++)
+			;
+		num = arg + len;
+	}
+	if (!len || len + 3 > sizeof(type))
+		return buf;
+	type[0] = ' ';
+	for (size_t i = 0; i < len; i++)
+		type[i + 1] = (char)tolower((unsigned char)arg[i]);
+	type[len + 1] = ' ';
+	type[len + 2] = '\0';
+	if (strstr(types, type) && parse_number(num, UINT_MAX, &n))
 		snprintf(buf, sizeof(buf), "; did you mean --%s=%lu?", name, n);
 	return buf;
 }
@@ -372,6 +385,12 @@ static void parse_which(struct options *o, const struct policy_option *p,
 		[POLICY_SAME_CHIP] = "a package number",
 		[POLICY_SAME_NUMA] = "a NUMA node number",
 		[POLICY_SAME_CACHE] = "an L3 cache number",
+	};
+	/* what a user may call each level, as hwloc does, space-separated */
+	static const char *const type_words[] = {
+		[POLICY_SAME_CHIP] = " package socket chip pkg ",
+		[POLICY_SAME_NUMA] = " numa node numanode ",
+		[POLICY_SAME_CACHE] = " l3 l3cache cache ",
 	};
 	unsigned long n;
 
@@ -417,7 +436,9 @@ static void parse_which(struct options *o, const struct policy_option *p,
 		msg_usage("invalid --%s value '%s': expected current, idle or "
 			  "%s%s",
 			  p->name, msg_input(arg), domain_word[p->kind],
-			  *hint ? hint : near_index(p->name, arg));
+			  *hint
+			      ? hint
+			      : near_index(p->name, arg, type_words[p->kind]));
 	}
 	o->index = (unsigned)n;
 }

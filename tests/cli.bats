@@ -187,6 +187,13 @@ man_shorts() { man_options | sed -nE 's/^ {7}(-[a-zA-Z]), --.*/\1/p' | sort; }
 	bad_usage "invalid option -- 'p' (a process is --pid, OS indexes --physical)" -p 1
 	bad_usage "invalid --hot value 'idel': expected current, idle or a CPU specification; did you mean --hot=idle?" --hot=idel -n
 	bad_usage "invalid --same-numa value 'node1': expected current, idle or a NUMA node number; did you mean --same-numa=1?" --same-numa=node1 -n
+	bad_usage "invalid --same-numa value 'numa:1': expected current, idle or a NUMA node number; did you mean --same-numa=1?" --same-numa=numa:1 -n
+	bad_usage "invalid --same-cache value 'l3:1': expected current, idle or an L3 cache number; did you mean --same-cache=1?" --same-cache=l3:1 -n
+	bad_usage "invalid --same-chip value 'package#0': expected current, idle or a package number; did you mean --same-chip=0?" --same-chip=package#0 -n
+	bad_usage "invalid --same-chip value 'core:1.pu:0': expected current, idle or a package number" --same-chip=core:1.pu:0 -n
+	bad_usage "invalid --same-chip value 'core:1': expected current, idle or a package number" --same-chip=core:1 -n
+	bad_usage "invalid --same-numa value 'package:1': expected current, idle or a NUMA node number" --same-numa=package:1 -n
+	bad_usage "invalid --same-cache value 'L3Cache:2': expected current, idle or an L3 cache number; did you mean --same-cache=2?" --same-cache=L3Cache:2 -n
 	bad_usage "invalid --same-chip value 'curent': expected current, idle or a package number; did you mean --same-chip=current?" --same-chip=curent -n
 	bad_usage "invalid --spread value 'all': expected a number of cores; --spread alone spreads over every core" --spread=all -n
 }
