@@ -111,14 +111,16 @@ int main(int argc, char **argv)
 	if (o->pid && !o->dry_run && !o->json)
 		act_replace(o, &plan);
 	if (o->command && !o->dry_run && !o->json) {
-		/* Follow mode binds the first slot, or on its fallback the
-		 * whole placement, as plain runs do. */
+		/* The memory policy first: it is inherited, and follow mode
+		 * as PID 1 never returns here. Follow mode binds the first
+		 * slot, or on its fallback the whole placement, as plain runs
+		 * do. */
+		if (o->mem_given)
+			act_memory(&ctx, o);
 		if (o->follow)
 			follower_start(o, &plan);
 		else
 			act_bind(0, &plan.cpus);
-		if (o->mem_given)
-			act_memory(&ctx, o);
 		tree_free(t);
 		policy_plan_free(&plan);
 		act_exec(o->command);

@@ -1199,6 +1199,23 @@ pinrun: warning: $CAPS has file capabilities: it runs without its privileges und
 	[ "$(distinct child)" -eq "$NSLOTS" ] || fail "$output"
 }
 
+@test "follow 37: --mem reaches the command and its children, with the helper and as PID 1" {
+	needs_ptrace
+	needs_pidns
+	local nodes
+	nodes=$("$PINRUN" --spread --json | sed 's/.*"numa":"\([^"]*\)".*/\1/')
+	[ -n "$nodes" ] || fail "no NUMA nodes in --json"
+	run --separate-stderr "$PINRUN" --follow --spread --mem=interleave -- sh -c '"$1"; "$1"' sh "$HELPERS/mempolicy"
+	assert_success
+	assert_output "interleave $nodes
+interleave $nodes"
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread --mem=interleave -- sh -c '"$1"; "$1"' sh "$HELPERS/mempolicy"
+	assert_success
+	assert_output "interleave $nodes
+interleave $nodes"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
 # Every descendant of a pid.
 descendants() {
 	local c
