@@ -94,10 +94,13 @@ static unsigned least_loaded(const struct slots *s)
 
 int slots_place(struct slots *s, pid_t tid, pid_t parent, bool thread)
 {
-	struct slot_task *p = thread ? NULL : tidmap_find(&s->tasks, parent);
+	struct slot_task *p;
 
+	/* A reused tid: forget the old task first, as removing it may move
+	 * other records (the parent's) in the hash. */
 	if (tidmap_find(&s->tasks, tid))
-		slots_gone(s, tid); /* a reused tid: forget the old task */
+		slots_gone(s, tid);
+	p = thread ? NULL : tidmap_find(&s->tasks, parent);
 	if (p && p->kids_here == 0) {
 		unsigned slot = p->slot;
 

@@ -56,6 +56,30 @@ TEST(first_child_shares_its_parent_slot)
 	slots_free(&s);
 }
 
+/* A reused tid forgets its old task, which may move other records in the
+ * hash: the parent's too. For every parent tid (some share the old
+ * task's bucket), its first child shares its slot and the second does
+ * not. */
+TEST(reused_tid_keeps_the_parent_count)
+{
+	unsigned bad = 0;
+
+	for (pid_t parent = 101; parent < 5000; parent++) {
+		struct slots s;
+		int slot;
+
+		three(&s);
+		slots_place(&s, 100, 0, false);
+		slot = slots_place(&s, parent, 0, false);
+		/* 100 ended unseen; its tid is now the parent's child */
+		if (slots_place(&s, 100, parent, false) != slot ||
+		    slots_place(&s, 99, parent, false) == slot)
+			bad++;
+		slots_free(&s);
+	}
+	EXPECT(bad == 0);
+}
+
 TEST(threads_and_ties)
 {
 	struct slots s;
@@ -95,6 +119,7 @@ int main(void)
 {
 	RUN(masks_and_text);
 	RUN(first_child_shares_its_parent_slot);
+	RUN(reused_tid_keeps_the_parent_count);
 	RUN(threads_and_ties);
 	RUN(moves_and_reused_tids);
 	return DONE();
