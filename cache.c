@@ -150,22 +150,30 @@ static int open_dir(const char *path, int ncreate, bool create)
 {
 	char copy[PATH_MAX], *parts[128], *save = NULL;
 	int n = 0, fd;
+	struct stat st;
 
 	if (path[0] != '/' ||
 	    snprintf(copy, sizeof(copy), "%s", path) >= (int)sizeof(copy))
 		return -EPERM;
-	for (char *p = strtok_r(copy, "/", &save); p && n < 128;
-	     p = strtok_r(NULL, "/", &save))
-		if (strcmp(p, "."))
-			parts[n++] = p;
+	for (char *p = strtok_r(copy, "/", &save); p;
+	     p = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(p, "."))
+			continue;
+		if (n == 128) /* deeper than any home: not to be trusted */
+			return -EPERM;
+		parts[n++] = p;
+	}
 	if ((fd = high(open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC))) < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return -EPERM;
+	}
 	for (int i = 0; i < n; i++) {
 		bool last = i == n - 1;
-		struct stat st, parent;
-		int next;
+		int next; /* st is still fd's, the parent's */
 
-		if (!strcmp(parts[i], "..") || fstat(fd, &parent) < 0) {
+		if (!strcmp(parts[i], "..")) {
 			close(fd);
 			return -EPERM;
 		}
@@ -173,7 +181,7 @@ static int open_dir(const char *path, int ncreate, bool create)
 		    openat(fd, parts[i],
 			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 		if (next < 0 && errno == ENOENT && create && i >= n - ncreate &&
-		    parent.st_uid == geteuid()) {
+		    st.st_uid == geteuid()) {
 			if (mkdirat(fd, parts[i], 0700) < 0 &&
 			    errno != EEXIST) {
 				int e = -errno;

@@ -241,6 +241,15 @@ same_as_uncached() {
 	[ ! -e "$XDG_CACHE_HOME/pinrun" ]
 }
 
+@test "a cache directory deeper than 128 levels is not used, nor one cut short" {
+	local deep=$BATS_TEST_TMPDIR i
+	for ((i = 0; i < 130; i++)); do deep+=/d; done
+	mkdir -p "$deep"
+	[ "$(XDG_CACHE_HOME=$deep cache_state --same-chip)" = "not used: no cache directory of this user's own" ]
+	[ -z "$(find "$BATS_TEST_TMPDIR" -name 'machine-*')" ] || fail "written: $(find "$BATS_TEST_TMPDIR" -name 'machine-*')"
+	XDG_CACHE_HOME=$deep same_as_uncached --same-chip --json
+}
+
 @test "root with another user's HOME creates nothing there" {
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root"
 	local home=$BATS_TEST_TMPDIR/alice
