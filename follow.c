@@ -394,7 +394,7 @@ static void execed(struct tracer *tr, pid_t tid)
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)tid);
 	if (stat(exe, &st) == 0)
 		why = judge(tr, exe, &st, program, sizeof(program));
-	if (tr->ops->want_exec) {
+	if (tr->ops->want_detail) {
 		if (!program[0]) {
 			ssize_t n = readlink(exe, program, sizeof(program) - 1);
 
@@ -1109,7 +1109,7 @@ static unsigned trace(const struct follow_ops *ops, pid_t command,
 		if ((tr.command_done || (helper && tr.command_gone)) &&
 		    !tr.live)
 			break;
-		tid = wait4(-1, &status, __WALL, ops->want_exec ? &ru : NULL);
+		tid = wait4(-1, &status, __WALL, ops->want_detail ? &ru : NULL);
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1127,7 +1127,7 @@ static unsigned trace(const struct follow_ops *ops, pid_t command,
 		if (tr.l.fd >= 0 && !tr.l.bell && !tr.l.hup)
 			rang(&tr); /* the bell could not be forked: try again */
 		if (WIFEXITED(status) || WIFSIGNALED(status))
-			ended(&tr, tid, status, &ru);
+			ended(&tr, tid, status, ops->want_detail ? &ru : NULL);
 		else if (WIFSTOPPED(status))
 			stopped(&tr, tid, status);
 		if (ops->wait_all)

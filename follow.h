@@ -33,9 +33,10 @@ struct follow_ops {
 	void (*gone)(void *ctx, pid_t tid);
 	/* A thread exec'd and took over its leader's tid. */
 	void (*moved)(void *ctx, pid_t from, pid_t to);
-	/* A process exec'd program (only asked for when want_exec). */
+	/* A process exec'd program (only asked for when want_detail). */
 	void (*exec)(void *ctx, pid_t tid, const char *program);
-	/* A process ended (WIFEXITED/WIFSIGNALED status, its resource use). */
+	/* A process ended (WIFEXITED/WIFSIGNALED status; its resource use
+	 * when want_detail, else NULL). */
 	void (*ended)(void *ctx, pid_t tid, int status,
 		      const struct rusage *ru);
 	/* A task is let go while it runs, and why (program: what it exec'd,
@@ -48,9 +49,9 @@ struct follow_ops {
 	void *ctx;
 	int keep_fd; /* a descriptor > 2 the callbacks write to, or -1 */
 	size_t mask_bytes;
-	bool threads;	/* place new threads too */
-	bool wait_all;	/* report the command's end after every task's */
-	bool want_exec; /* read each exec'd program's path */
+	bool threads;	  /* place new threads too */
+	bool wait_all;	  /* report the command's end after every task's */
+	bool want_detail; /* exec'd programs' paths, ended ones' rusage */
 };
 
 /* Whether ptrace can be used here, and if not why: */
@@ -100,9 +101,10 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all);
 
 /* In the helper: trace until the command ends (with wait_all, until every
  * task has), or until it is let go; let go of whatever still runs, and
- * return the number of processes followed. Before it returns, the helper
- * closes every descriptor and answers the ptrace attaches of the processes
- * it let go until the last of them has ended. The caller then exits. */
+ * return the number of processes followed. Where it holds the seccomp
+ * listener, it first closes every other descriptor and answers the ptrace
+ * attaches of the processes it let go until the last of them has ended.
+ * The caller then exits. */
 unsigned follow_run(const struct follow_ops *ops,
 		    const struct follow_start *st);
 

@@ -291,7 +291,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	ops.mask_bytes = f.slots.mask_bytes;
 	ops.threads = o->threads;
 	ops.wait_all = o->wait_all;
-	ops.want_exec = o->report != NULL;
+	ops.want_detail = o->report != NULL;
 	/* No helper can work as PID 1: trace as the parent. */
 	if (getpid() == 1)
 		as_parent(o, plan, &f, &ops);

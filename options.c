@@ -1,8 +1,9 @@
 /*
  * options.c: the command line. getopt_long with a leading '+', so that
- * options after the command are the command's; every option is read
- * first and the combinations are checked once, against one table, so the
- * order of options never matters. The policy table serves the parser and
+ * options after the command are the command's. A value is checked as it
+ * is read (the first bad one is the error shown); the combinations are
+ * checked once all are read, against one table, so that their order
+ * never matters. The policy table serves the parser and
  * --help alike. It plans nothing and reads no topology.
  */
 #include <ctype.h>
