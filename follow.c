@@ -73,11 +73,13 @@ struct task {
 };
 
 /* What an exec'd program is, remembered by file: most execs run the same
- * few programs, and a stat is cheaper than resolving /proc/TID/exe. */
+ * few programs, and a stat is cheaper than resolving /proc/TID/exe. The
+ * change time is in the key: chmod u+s or setcap changes it, and a new
+ * content too. */
 struct program {
 	dev_t dev;
 	ino_t ino;
-	struct timespec mtime;
+	struct timespec ctime;
 	enum follow_why verdict; /* FOLLOW_SURVIVOR: nothing to do */
 };
 
@@ -327,26 +329,32 @@ static bool is_tracer(const char *path)
 	return false;
 }
 
+enum follow_why follow_why_of_gain(enum host_gain gain)
+{
+	static const enum follow_why why[] = {
+		[HOST_GAIN_NONE] = FOLLOW_SURVIVOR,
+		[HOST_GAIN_SETUID] = FOLLOW_SETUID,
+		[HOST_GAIN_SETGID] = FOLLOW_SETGID,
+		[HOST_GAIN_CAPS] = FOLLOW_FILECAPS,
+	};
+
+	return why[gain];
+}
+
 /* What to do with an exec'd program: let go of one whose privileges
  * tracing takes (it runs without them, so we may as well not follow it),
  * and of pinrun itself (the inner one follows its own tree). */
 static enum follow_why judge(struct tracer *tr, const char *exe,
 			     const struct stat *st, char *program, size_t size)
 {
-	static const enum follow_why gains[] = {
-		[HOST_GAIN_NONE] = FOLLOW_SURVIVOR,
-		[HOST_GAIN_SETUID] = FOLLOW_SETUID,
-		[HOST_GAIN_SETGID] = FOLLOW_SETGID,
-		[HOST_GAIN_CAPS] = FOLLOW_FILECAPS,
-	};
 	struct program *p = NULL;
 	ssize_t n;
 
 	for (unsigned i = 0; i < tr->nseen && i < 64 && !p; i++)
 		if (tr->seen[i].dev == st->st_dev &&
 		    tr->seen[i].ino == st->st_ino &&
-		    tr->seen[i].mtime.tv_sec == st->st_mtim.tv_sec &&
-		    tr->seen[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+		    tr->seen[i].ctime.tv_sec == st->st_ctim.tv_sec &&
+		    tr->seen[i].ctime.tv_nsec == st->st_ctim.tv_nsec)
 			p = &tr->seen[i];
 	if (p && p->verdict == FOLLOW_SURVIVOR)
 		return FOLLOW_SURVIVOR;
@@ -357,10 +365,10 @@ static enum follow_why judge(struct tracer *tr, const char *exe,
 	p = &tr->seen[tr->nseen++ % 64];
 	p->dev = st->st_dev;
 	p->ino = st->st_ino;
-	p->mtime = st->st_mtim;
+	p->ctime = st->st_ctim;
 	p->verdict = FOLLOW_SURVIVOR;
 	if (!tr->may_trace_privileged && !tr->already_nnp)
-		p->verdict = gains[host_exec_gain(exe)];
+		p->verdict = follow_why_of_gain(host_exec_gain(exe));
 	if (p->verdict == FOLLOW_SURVIVOR &&
 	    ((st->st_dev == tr->self_dev && st->st_ino == tr->self_ino) ||
 	     (tr->l.fd < 0 && is_tracer(program))))

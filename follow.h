@@ -8,6 +8,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "host.h"
+
 /* Why a task was let go before it ended. */
 enum follow_why {
 	FOLLOW_SURVIVOR, /* still running when the command ended or was let go
@@ -88,6 +90,10 @@ struct follow_start {
  * no no_new_privs (CAP_SYS_ADMIN, or no filter); or no_new_privs is set
  * already, and nothing is gained even without pinrun. */
 bool follow_keeps_privileges(void);
+
+/* Why a program that gains privileges at exec is let go (FOLLOW_SETUID,
+ * FOLLOW_SETGID or FOLLOW_FILECAPS); FOLLOW_SURVIVOR for HOST_GAIN_NONE. */
+enum follow_why follow_why_of_gain(enum host_gain gain);
 
 /* Start a helper that traces the calling process (which then exec's the
  * command and keeps its pid), strace -D style: the helper is a grandchild

@@ -255,11 +255,6 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		.ctx = &f,
 		.keep_fd = -1,
 	};
-	static const enum follow_why gained[] = {
-		[HOST_GAIN_SETUID] = FOLLOW_SETUID,
-		[HOST_GAIN_SETGID] = FOLLOW_SETGID,
-		[HOST_GAIN_CAPS] = FOLLOW_FILECAPS,
-	};
 	struct follow_start st;
 	struct cpuset first;
 	enum host_gain gain;
@@ -273,7 +268,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 
 		snprintf(reason, sizeof(reason), "%s %s",
 			 msg_input(o->command[0]),
-			 privileged_word(gained[gain]));
+			 privileged_word(follow_why_of_gain(gain)));
 		unavailable(o, reason, &plan->cpus);
 		act_bind(0, &plan->cpus);
 		return;

@@ -1072,6 +1072,29 @@ make_suid() {
 	[ "$stderr" = "pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $stderr"
 }
 
+@test "follow 36: a program made set-user-ID while the tree runs is judged again at its next exec" {
+	needs_ptrace
+	make_suid
+	local later=$SUID_DIR/later st=0
+	cp "$HELPERS/euid" "$later"
+	chmod 755 "$later"
+	mkfifo "$SUID_DIR/go"
+	chmod 666 "$SUID_DIR/go"
+	"${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c '"$1"; read -r x <"$2"; "$1"; exit 4' sh "$later" "$SUID_DIR/go" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	local pid=$!
+	KILL+=("$pid")
+	eventually '[ -s "$BATS_TEST_TMPDIR/out" ]'
+	# Same file, same content and mtime: only its change time tells.
+	chmod 4755 "$later"
+	echo >"$SUID_DIR/go"
+	wait "$pid" || st=$?
+	[ "$st" -eq 4 ] || fail "status $st"
+	[ "$(cat "$BATS_TEST_TMPDIR/out")" = "65534
+65534" ] || fail "output: $(cat "$BATS_TEST_TMPDIR/out")"
+	[ "$(cat "$BATS_TEST_TMPDIR/err")" = "pinrun: warning: $later is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $(cat "$BATS_TEST_TMPDIR/err")"
+}
+
 @test "follow 36: pinrun as root, the command dropped to nobody: set-user-ID keeps euid 0" {
 	needs_ptrace
 	make_suid
