@@ -83,6 +83,8 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 		if ((r = host_threads(o->pid, &tids, &n)) < 0) {
 			if (r == -ENOENT && pass == 0)
 				msg_die("no process with pid %d", (int)o->pid);
+			if (r == -ENOENT)
+				break; /* it ended after it was re-placed */
 			msg_die("cannot list the threads of pid %d: %s",
 				(int)o->pid, strerror(-r));
 		}
