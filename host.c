@@ -47,20 +47,27 @@ int host_current_cpu(void)
 	return cpu < 0 ? -errno : cpu;
 }
 
+/* The whole of a small file (/proc, /sys) into buf, NUL-terminated;
+ * -EFBIG when it does not fit: a cut list or key would be wrong, not
+ * short. */
 static int read_file(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n, more;
+	char extra;
 
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, size - 1);
-	if (n < 0) {
+	more = n == (ssize_t)size - 1 ? read(fd, &extra, 1) : 0;
+	if (n < 0 || more < 0) {
 		n = -errno;
 		close(fd);
 		return (int)n;
 	}
 	close(fd);
+	if (more > 0)
+		return -EFBIG;
 	buf[n] = '\0';
 	return (int)n;
 }
@@ -85,7 +92,7 @@ int host_last_cpu(pid_t pid)
 
 static int read_list(const char *path, struct cpuset *set)
 {
-	char buf[8192];
+	char buf[32768]; /* "0,2,4,...,8190" */
 	struct cpulist_error err;
 	int n = read_file(path, buf, sizeof(buf));
 
@@ -262,7 +269,7 @@ static int cpuset_cpus(const char *cpuset, char *buf, size_t size)
 
 int host_topology_key(char *key, size_t size)
 {
-	char boot[64], online[1024], cpuset[2048], cpus[1024], mems[1024];
+	char boot[64], online[8192], cpuset[2048], cpus[8192], mems[1024];
 	struct cpuset nodes;
 	int r;
 
@@ -357,7 +364,7 @@ int host_threads(pid_t pid, pid_t **tids, unsigned *n)
 
 int host_status_field(pid_t pid, const char *name, char *buf, size_t size)
 {
-	char path[64], status[8192], *line, *end;
+	char path[64], status[32768], *line, *end;
 	size_t len = strlen(name);
 	int n;
 
