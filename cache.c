@@ -109,20 +109,6 @@ static int make_key(struct cache *c, enum topo_source_kind kind,
 	return 0;
 }
 
-/* A descriptor above stderr's: with stdin, stdout or stderr closed, a file
- * of the cache must not take their place, where a message or the
- * command would write to it. */
-static int high(int fd)
-{
-	int moved;
-
-	if (fd < 0 || fd > 2)
-		return fd;
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return moved;
-}
-
 /* --- directories -----------------------------------------------------------
  */
 
@@ -163,7 +149,8 @@ static int open_dir(const char *path, int ncreate, bool create)
 			return -EPERM;
 		parts[n++] = p;
 	}
-	if ((fd = high(open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC))) < 0)
+	if ((fd = host_fd_above_stdio(
+		 open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC))) < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
 		close(fd);
@@ -177,7 +164,7 @@ static int open_dir(const char *path, int ncreate, bool create)
 			close(fd);
 			return -EPERM;
 		}
-		next = high(
+		next = host_fd_above_stdio(
 		    openat(fd, parts[i],
 			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 		if (next < 0 && errno == ENOENT && create && i >= n - ncreate &&
@@ -189,9 +176,9 @@ static int open_dir(const char *path, int ncreate, bool create)
 				close(fd);
 				return e;
 			}
-			next = high(openat(fd, parts[i],
-					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					       O_CLOEXEC));
+			next = host_fd_above_stdio(openat(
+			    fd, parts[i],
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 		}
 		if (next < 0) {
 			int e = errno == ELOOP || errno == ENOTDIR ? -EPERM
@@ -259,8 +246,8 @@ int cache_load(const struct cache *c, struct topology **out)
 	if (c->dir < 0)
 		return -1;
 	/* Non-blocking: a FIFO put there must not hang the launch. */
-	fd = high(openat(c->dir, c->name,
-			 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+	fd = host_fd_above_stdio(openat(
+	    c->dir, c->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -303,7 +290,7 @@ static void prune(int dir)
 	time_t now = time(NULL);
 	struct dirent *e;
 	DIR *d;
-	int fd = high(dup(dir));
+	int fd = host_fd_above_stdio(dup(dir));
 
 	if (fd < 0 || !(d = fdopendir(fd))) {
 		if (fd >= 0)
@@ -371,7 +358,7 @@ int cache_store(struct cache *c, const struct topology *t)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		snprintf(tmp, sizeof(tmp), "%s.%ld.%ld", c->name,
 			 (long)getpid(), ts.tv_nsec);
-		fd = high(
+		fd = host_fd_above_stdio(
 		    openat(c->dir, tmp,
 			   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			   0600));

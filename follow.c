@@ -791,18 +791,6 @@ static void offer_filter(int sock, struct follow_start *st)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* A descriptor moved above 0-2, which the helper points at /dev/null. */
-static int above_stdio(int fd)
-{
-	int moved;
-
-	if (fd > 2)
-		return fd;
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return moved;
-}
-
 /* Take fd as the listener, with buffers for one notification and its
  * answer as large as the kernel's structures (which may be larger than
  * ours). Returns 0, or -1 with fd closed. */
@@ -819,7 +807,7 @@ static int listener_open(struct listener *l, int fd)
 			   : sizeof(*l->resp);
 	l->req = calloc(1, l->req_size);
 	l->resp = calloc(1, l->resp_size);
-	if (!l->req || !l->resp || (fd = above_stdio(fd)) < 0) {
+	if (!l->req || !l->resp || (fd = host_fd_above_stdio(fd)) < 0) {
 		free(l->req);
 		free(l->resp);
 		l->req = NULL;

@@ -312,6 +312,19 @@ int host_yama_scope(void)
 	return atoi(buf);
 }
 
+int host_fd_above_stdio(int fd)
+{
+	int moved, e;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	e = errno;
+	close(fd);
+	errno = e;
+	return moved;
+}
+
 int host_comm(pid_t pid, char *buf, size_t size)
 {
 	char path[64];

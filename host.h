@@ -51,6 +51,11 @@ int host_topology_key(char *key, size_t size);
  * process's name (its comm). Negative errno on failure. */
 int host_seccomp_mode(void);
 int host_yama_scope(void);
+/* fd itself, or when it is 0, 1 or 2 (pinrun was started with one of
+ * them closed) a close-on-exec copy above them, fd closed: so that what
+ * is later opened as stdin, stdout or stderr does not land on it. -1 with
+ * errno when the copy fails; a negative fd is returned as it is. */
+int host_fd_above_stdio(int fd);
 int host_comm(pid_t pid, char *buf, size_t size);
 
 /* The thread ids of a process, in a new array the caller frees. */

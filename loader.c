@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "host.h"
 #include "loader.h"
 #include "topofile.h"
 
@@ -106,12 +107,7 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 	/* Above stderr: the child sends its stderr to /dev/null while hwloc
 	 * loads, which must not be where the answer goes (pinrun 2>&-). */
 	for (int i = 0; i < 2; i++)
-		if (fd[i] <= 2) {
-			int moved = fcntl(fd[i], F_DUPFD_CLOEXEC, 3);
-
-			close(fd[i]);
-			fd[i] = moved;
-		}
+		fd[i] = host_fd_above_stdio(fd[i]);
 	if (fd[0] < 0 || fd[1] < 0) {
 		int sys = errno;
 

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "report.h"
 
 struct report_proc {
@@ -32,7 +33,7 @@ static double now(void)
 
 int report_open(const char *path)
 {
-	int fd, moved;
+	int fd;
 
 	/* Non-blocking, so that a FIFO without a reader fails (ENXIO)
 	 * instead of waiting for one; the lines are then written blocking. */
@@ -48,13 +49,8 @@ int report_open(const char *path)
 	}
 	/* Not on 0-2 (when pinrun was started with one closed): the helper
 	 * points those at /dev/null. */
-	if (fd <= 2) {
-		moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-		close(fd);
-		if (moved < 0)
-			return -errno;
-		fd = moved;
-	}
+	if ((fd = host_fd_above_stdio(fd)) < 0)
+		return -errno;
 	return fd;
 }
 
