@@ -21,13 +21,6 @@
 #include "loader.h"
 #include "topofile.h"
 
-static int fail(struct topo_error *err, enum topo_err code, int sys)
-{
-	err->code = code;
-	err->sys = sys;
-	return -1;
-}
-
 static void __attribute__((noreturn))
 child(int fd, enum topo_source_kind kind, const char *arg, bool devices)
 {
@@ -103,7 +96,7 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 
 	*out = NULL;
 	if (pipe2(fd, O_CLOEXEC) < 0)
-		return fail(err, TOPO_E_SYSTEM, errno);
+		return topo_fail(err, TOPO_E_SYSTEM, errno);
 	/* Above stderr: the child sends its stderr to /dev/null while hwloc
 	 * loads, which must not be where the answer goes (pinrun 2>&-). */
 	for (int i = 0; i < 2; i++)
@@ -115,7 +108,7 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 			close(fd[0]);
 		if (fd[1] >= 0)
 			close(fd[1]);
-		return fail(err, TOPO_E_SYSTEM, sys);
+		return topo_fail(err, TOPO_E_SYSTEM, sys);
 	}
 	fflush(NULL);
 	if ((pid = fork()) < 0) {
@@ -123,7 +116,7 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 
 		close(fd[0]);
 		close(fd[1]);
-		return fail(err, TOPO_E_SYSTEM, sys);
+		return topo_fail(err, TOPO_E_SYSTEM, sys);
 	}
 	if (pid == 0) {
 		close(fd[0]);
@@ -156,5 +149,5 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 		}
 	}
 	buf_free(&buf);
-	return e == TOPO_OK ? 0 : fail(err, e, 0);
+	return e == TOPO_OK ? 0 : topo_fail(err, e, 0);
 }

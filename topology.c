@@ -581,13 +581,6 @@ static void describe(struct topology *t, enum topo_source_kind kind)
 	snprintf(t->source, sizeof(t->source), "%s", env ? env : names[kind]);
 }
 
-static int fail(struct topo_error *err, enum topo_err code, int sys)
-{
-	err->code = code;
-	err->sys = sys;
-	return -1;
-}
-
 int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
 	      struct topology **out, struct topo_error *err)
 {
@@ -616,12 +609,12 @@ int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
 	if (kind == TOPO_SRC_FSROOT) {
 		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", arg);
 		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-			return fail(err, TOPO_E_INVALID, 0);
+			return topo_fail(err, TOPO_E_INVALID, 0);
 	}
 	if (env_var && !env_source_usable(env_var))
-		return fail(err, TOPO_E_ENV, 0);
+		return topo_fail(err, TOPO_E_ENV, 0);
 	if (open_hwloc() < 0)
-		return fail(err, TOPO_E_LIBRARY, ELIBACC);
+		return topo_fail(err, TOPO_E_LIBRARY, ELIBACC);
 	env_push(env, nenv);
 	/* Some of hwloc's messages ignore HWLOC_HIDE_ERRORS (its x86 backend
 	 * under Valgrind): pinrun words errors itself, so hwloc's stderr goes
@@ -630,7 +623,7 @@ int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
 	if (hw.topology_init(&h) < 0) {
 		restore_stderr(saved_stderr);
 		env_pop(env, nenv);
-		return fail(err, TOPO_E_NOMEM, 0);
+		return topo_fail(err, TOPO_E_NOMEM, 0);
 	}
 	/* I/O objects only when asked for: on this machine, finding them
 	 * reads every PCI device's config space, which a virtual machine
@@ -677,7 +670,7 @@ int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
 destroy:
 	tree_free(t);
 	hw.topology_destroy(h);
-	return e == TOPO_OK ? 0 : fail(err, e, sys);
+	return e == TOPO_OK ? 0 : topo_fail(err, e, sys);
 }
 
 int topo_library_id(char *buf, size_t size)

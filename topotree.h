@@ -47,6 +47,14 @@ struct topo_error {
 	int sys; /* the errno, for TOPO_E_SYSTEM */
 };
 
+/* Fill err and return -1: the loaders' way out. */
+static inline int topo_fail(struct topo_error *err, enum topo_err code, int sys)
+{
+	err->code = code;
+	err->sys = sys;
+	return -1;
+}
+
 /* One object of the CPU tree (hwloc's "normal" objects), in depth-first
  * order: objs[0] is the machine, and each subtree's PUs are the contiguous
  * range pus[pu_first .. pu_first + pu_count). */
