@@ -37,6 +37,7 @@
 
 #include "follow.h"
 #include "host.h"
+#include "pinrun.h"
 #include "tidmap.h"
 
 /* valgrind (3.19) does not implement seccomp(2), and warns at each call:
@@ -1372,7 +1373,7 @@ int follow_parent(const struct follow_ops *ops, char **command,
 		if (write(err[1], &e, sizeof(e)) < 0) {
 			/* the parent sees a plain exit then */
 		}
-		_exit(e == ENOENT ? 127 : 126);
+		_exit(pinrun_exec_status(e));
 	}
 	close(gate[0]);
 	close(err[1]);
