@@ -25,7 +25,9 @@
 #include "pinrun.h"
 #include "topofile.h"
 
-/* Entries unused this long, or beyond this many, go when one is stored. */
+/* Entries written this long ago, or beyond this many (the oldest), go
+ * when one is stored; a hit does not touch its entry (a read-only
+ * launch stays read-only), so one in use is at worst written again. */
 #define PRUNE_AGE_S (30 * 24 * 3600)
 #define PRUNE_KEEP  64
 /* A temporary file this old was left by a launch that died. */
@@ -281,8 +283,8 @@ static int newer_first(const void *a, const void *b)
 	return x->mtime > y->mtime ? -1 : x->mtime < y->mtime;
 }
 
-/* Remove what is old: temporary files a dead launch left, entries unused
- * for long, and the oldest beyond PRUNE_KEEP. Failures do not matter. */
+/* Remove what is old: temporary files a dead launch left, entries written
+ * long ago, and the oldest beyond PRUNE_KEEP. Failures do not matter. */
 static void prune(int dir)
 {
 	struct entry *all = NULL;
