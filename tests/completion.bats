@@ -14,11 +14,7 @@ setup() {
 }
 
 teardown() {
-	# (one that ended already cannot be killed: no failure of the test)
-	if [ -n "${BG:-}" ]; then
-		kill "$BG" 2>/dev/null
-	fi
-	return 0
+	kill_background
 }
 
 # complete_line LINE [SCRIPT]: complete LINE, the cursor at its end, as

@@ -15,13 +15,7 @@ setup() {
 }
 
 teardown() {
-	# Background processes a test started (they hold bats' output open).
-	# (one that ended already cannot be killed: no failure of the test)
-	if [ -n "${BG:-}" ]; then
-		# shellcheck disable=SC2086 # a list of pids
-		kill $BG 2>/dev/null
-	fi
-	return 0
+	kill_background
 }
 
 needs_two_cpus() {

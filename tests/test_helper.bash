@@ -60,3 +60,14 @@ bad_usage() {
 	[ "${stderr_lines[0]}" = "pinrun: $message" ] || fail "stderr: '${stderr_lines[0]}', want 'pinrun: $message'"
 	[ "${stderr_lines[1]}" = "Try 'pinrun --help' for more information." ] || fail "no hint: $stderr"
 }
+
+# For a teardown: kill the background processes a test started and listed
+# in BG (they would hold bats' output open). One that ended already cannot
+# be killed: that is no failure of the test.
+kill_background() {
+	if [ -n "${BG:-}" ]; then
+		# shellcheck disable=SC2086 # a list of pids
+		kill $BG 2>/dev/null
+	fi
+	return 0
+}
