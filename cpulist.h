@@ -34,7 +34,7 @@ int cpulist_next(const struct cpuset *set, int prev);
 /* The highest CPU, or -1 for an empty set. */
 int cpulist_last(const struct cpuset *set);
 
-/* Why a list or mask did not parse; pinrun.c words each one. */
+/* Why a list or mask did not parse; errors.c words each one. */
 enum cpulist_err {
 	CPULIST_OK = 0,
 	CPULIST_E_EMPTY,	   /* nothing at all */

@@ -1,7 +1,8 @@
 /*
  * host.c: the running machine's state, read from and written to the kernel
  * (sched_*affinity, set_mempolicy, /proc, /sys). No topology and no policy:
- * pinrun.c asks, this file answers with data or a negative errno.
+ * the command-line side asks, this file answers with data or a negative
+ * errno.
  */
 #include <dirent.h>
 #include <endian.h>

@@ -1,7 +1,7 @@
 /* pinrun's one message format, "pinrun: what 'value': why" on stderr, and
- * its exits. Only the command-line side (options.c, load.c, act.c,
- * follower.c, output.c, pinrun.c) calls these: the modules return codes,
- * and errors.c words them. */
+ * its exits. Only the command-line side (options.c, context.c, act.c,
+ * follower.c, output.c, list.c, pinrun.c) calls these: the modules
+ * return codes, and errors.c words them. */
 #ifndef PINRUN_MESSAGE_H
 #define PINRUN_MESSAGE_H
 

@@ -26,7 +26,7 @@ uint64_t topofile_checksum(const void *buf, size_t len)
 	return h;
 }
 
-/* --- writing: little-endian host order, fixed-width fields ------------ */
+/* --- writing: the host's byte order, fixed-width fields --------------- */
 
 static void put32(struct buf *w, uint32_t v)
 {
