@@ -1,0 +1,56 @@
+#!/usr/bin/env bats
+# The code's shape, checked: the pure modules (Makefile's PURE_OBJS, one
+# archive) reach no system call, and the check itself can fail.
+
+load test_helper
+
+REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+
+pure_objects() {
+	make -s -C "$REPO" -f - print-pure <<-'MK'
+		include Makefile
+		print-pure: ; @echo $(PURE_OBJS)
+	MK
+}
+
+@test "shape 1: the pure archive calls nothing outside the allow-list" {
+	make -s -C "$REPO" pinrun-pure.a
+	run "$REPO/scripts/check-purity" "$REPO/pinrun-pure.a"
+	assert_success
+	assert_output ""
+}
+
+@test "shape 2: a pure module made to call getpid() fails the check, named" {
+	local d=$BATS_TEST_TMPDIR objs o
+	read -ra objs <<<"$(pure_objects)"
+	[ "${#objs[@]}" -ge 10 ]
+	make -s -C "$REPO" "${objs[@]}"
+	for o in "${objs[@]}"; do cp "$REPO/$o" "$d/"; done
+	{ cat "$REPO/cpulist.c"; printf '%s\n' '#include <unistd.h>' \
+		'int cpulist_probe_pid(void);' \
+		'int cpulist_probe_pid(void) { return (int)getpid(); }'; } >"$d/cpulist.c"
+	cc -std=gnu11 -D_GNU_SOURCE -I"$REPO" -c -o "$d/cpulist.o" "$d/cpulist.c"
+	(cd "$d" && ar rcs pure.a "${objs[@]}")
+	run "$REPO/scripts/check-purity" "$d/pure.a"
+	assert_failure 1
+	assert_output "check-purity: cpulist.o calls 'getpid', which is not on the pure modules' allow-list"
+}
+
+@test "shape 3: every module the Makefile calls pure is one design.md calls pure" {
+	local o
+	for o in $(pure_objects); do
+		grep -q "^| .*\`${o%.o}.c\`.* | yes |\$" "$REPO/docs/design.md" ||
+			fail "docs/design.md does not call ${o%.o}.c pure"
+	done
+}
+
+@test "shape 4: every module design.md calls pure is in the checked archive" {
+	local objs f n=0
+	objs=" $(pure_objects) "
+	while read -r f; do
+		n=$((n + 1))
+		[[ $objs == *" ${f%.c}.o "* ]] ||
+			fail "docs/design.md calls $f pure, but the Makefile does not check it"
+	done < <(grep '| yes |$' "$REPO/docs/design.md" | grep -o "\`[a-z_]*\\.c\`" | tr -d "\`")
+	[ "$n" -ge 10 ]
+}
