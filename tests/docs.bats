@@ -120,7 +120,7 @@ check_examples() {
 			# README's set-up: what CI runs first (.ci/run).
 			continue ;;
 		srun* | sbatch* | salloc* | mpirun* | mpiexec* | *" mpirun "* | *" srun "*)
-			# tests/cluster.bats starts a one-node Slurm and runs
+			# tests/cluster.bats starts a Slurm of three nodes and runs
 			# these, read from the same files.
 			continue ;;
 		pinrun-compare*)

@@ -120,6 +120,9 @@ replay() {
 		[mpirun-bind-socket]="0 1" [mpirun-overload]="0 1 0"
 		[mpirun-oversubscribe]="0 1 0" [hydra-default]="0 1"
 		[hydra-bind-core]="0 1" [hydra-bind-socket]="0 1" [parallel]="0 1"
+		[nodes-srun]="0 1 0 1 0 1" [nodes-mpirun]="0 1 0 1 0 1"
+		[nodes-hydra]="0 1 0 1 0 1" [nodes-sbatch-mpirun]="0 1 0 1 0 1"
+		[nodes-sbatch-hydra]="0 1 0 1 0 1"
 	)
 	local c f got share cases=0
 	for f in "$FIXTURES"/*.0.env; do

@@ -620,6 +620,53 @@ TEST(hydra)
 	EXPECT_SHARE(&d, 1, 2);
 }
 
+/* mpirun and mpiexec.hydra in an allocation of three nodes, two tasks each
+ * (tests/fixtures/launchers/nodes-sbatch-*): they start their daemons with
+ * a step of one task a node, so every rank also has SLURM_LOCALID=0 of a
+ * step that says one task here. The rank's own launcher wins: the second
+ * rank of a node takes part 2 of 2, not all of a node it shares. */
+TEST(mpi_in_a_step_of_one_task_a_node)
+{
+	char *openmpi[] = { "OMPI_COMM_WORLD_LOCAL_RANK=1",
+			    "OMPI_COMM_WORLD_LOCAL_SIZE=2",
+			    "OMPI_COMM_WORLD_RANK=3",
+			    "OMPI_MCA_hwloc_base_binding_policy=none",
+			    "SLURM_CPU_BIND_LIST=",
+			    "SLURM_CPU_BIND_TYPE=none",
+			    "SLURM_JOB_ID=1",
+			    "SLURM_LOCALID=0",
+			    "SLURM_NODEID=0",
+			    "SLURM_NTASKS_PER_NODE=1",
+			    "SLURM_STEP_ID=0",
+			    "SLURM_STEP_TASKS_PER_NODE=1(x2)",
+			    "SLURM_TASKS_PER_NODE=1(x2)",
+			    NULL };
+	char *hydra[] = { "MPI_LOCALNRANKS=2",
+			  "MPI_LOCALRANKID=1",
+			  "PMI_RANK=5",
+			  "SLURM_CPU_BIND_LIST=0xffff",
+			  "SLURM_CPU_BIND_TYPE=mask_cpu:",
+			  "SLURM_JOB_ID=1",
+			  "SLURM_LOCALID=0",
+			  "SLURM_NODEID=2",
+			  "SLURM_NTASKS_PER_NODE=2",
+			  "SLURM_STEP_ID=0",
+			  "SLURM_STEP_TASKS_PER_NODE=1(x3)",
+			  "SLURM_TASKS_PER_NODE=1(x3)",
+			  NULL };
+	struct launcher_decision d;
+	struct launcher_error e;
+
+	EXPECT(decide("auto", openmpi, "0-15", &d, &e) == LAUNCHER_OK);
+	EXPECT(d.kind == LAUNCHER_OPENMPI && d.binding == BINDING_NONE);
+	EXPECT(d.rank == 1 && d.ranks == 2);
+	EXPECT_SHARE(&d, 1, 2);
+	EXPECT(decide("auto", hydra, "0-15", &d, &e) == LAUNCHER_OK);
+	EXPECT(d.kind == LAUNCHER_HYDRA && d.binding == BINDING_NONE);
+	EXPECT(d.rank == 1 && d.ranks == 2);
+	EXPECT_SHARE(&d, 1, 2);
+}
+
 TEST(mpi_bad_values)
 {
 	char *no_size[] = { "OMPI_COMM_WORLD_LOCAL_RANK=0", NULL };
@@ -713,6 +760,7 @@ int main(void)
 	RUN(openmpi_map_by_core_fills_cores);
 	RUN(openmpi_unbound);
 	RUN(hydra);
+	RUN(mpi_in_a_step_of_one_task_a_node);
 	RUN(mpi_bad_values);
 	RUN(parallel_and_none);
 	RUN(given_too_many_is_an_error);
