@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -314,6 +315,50 @@ void context_plan(struct context *ctx, const struct options *o,
 		f.os_match = logical;
 	}
 	msg_die("%s", errors_policy(&e, &f));
+}
+
+void context_parts(const struct context *ctx, const struct options *o,
+		   const struct policy_plan *plan, struct cpuset **parts,
+		   unsigned *count)
+{
+	const struct launcher_decision *d = &ctx->share;
+	unsigned n = d->count ? (unsigned)d->count : 1;
+	struct cpuset before, in;
+
+	if (!(*parts = calloc(n, sizeof(**parts))))
+		msg_die("out of memory");
+	*count = n;
+	/* What the share was cut from: the allowed set before it. */
+	cpulist_or(&before, &ctx->req.allowed, &ctx->excluded[EXCL_SHARE]);
+	cpulist_and(&in, &before, &d->mask);
+	for (unsigned i = 0; i < n; i++) {
+		struct launcher_decision other = *d;
+		struct policy_request req = ctx->req;
+		struct launcher_error le;
+		struct policy_error pe;
+		struct policy_plan p;
+
+		if (!d->count || i == d->index) {
+			(*parts)[i] = plan->cpus;
+			continue;
+		}
+		other.index = i;
+		if (launcher_part(ctx->t, &other, &in, o->smt == SMT_ALL,
+				  &req.allowed, &le) < 0)
+			msg_die("%s", errors_launcher(o->share, &le,
+						      o->smt == SMT_ALL));
+		if (o->near && o->policy == POLICY_NONE)
+			req.cpus = req.allowed;
+		req.current_cpu = -1;
+		if (policy_plan(ctx->t, &req, &p, &pe) < 0)
+			msg_die("--share %s: part %u of %u (CPUs %s) has no "
+				"placement for %s",
+				msg_input(o->share), i + 1, n,
+				msg_cpus(&req.allowed),
+				o->policy_text[0] ? o->policy_text : "--near");
+		(*parts)[i] = p.cpus;
+		policy_plan_free(&p);
+	}
 }
 
 bool context_plain_cpus(const struct options *o, struct cpuset *cpus)

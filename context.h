@@ -65,6 +65,15 @@ void context_fill(struct context *ctx, const struct options *o,
 void context_plan(struct context *ctx, const struct options *o,
 		  struct policy_plan *plan);
 
+/* The placement of each local rank of the node, rank order, into parts
+ * (count of them, a new array the caller frees): with --share, each
+ * part's plan as this one's is made ('current' and 'idle' mean the first
+ * candidate for the other ranks); without, this plan alone. Exits with a
+ * message when a rank's part has no such placement. */
+void context_parts(const struct context *ctx, const struct options *o,
+		   const struct policy_plan *plan, struct cpuset **parts,
+		   unsigned *count);
+
 /* A plain --cpus list or mask that needs no topology: inside pinrun's own
  * affinity, which the kernel already keeps to online, cgroup-allowed CPUs,
  * and with nothing else to plan (no --share, --kind, --follow...). Fills

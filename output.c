@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "devices.h"
+#include "emit.h"
 #include "errors.h"
 #include "host.h"
 #include "json.h"
@@ -65,6 +66,29 @@ static char *objects_text(const struct topology *t, const struct cpuset *set)
 void output_dry_run(const struct policy_plan *plan)
 {
 	printf("%s\n", msg_cpus(&plan->cpus));
+}
+
+void output_emit(const struct context *ctx, const struct options *o,
+		 const struct policy_plan *plan)
+{
+	struct emit_plan p = { .t = ctx->t, .cpus = &plan->cpus };
+	struct cpuset *parts;
+	size_t len;
+	char *line;
+
+	if (o->mem_given) {
+		p.mem = host_mempolicy_name(o->mem);
+		p.mems = &ctx->mem_nodes;
+	}
+	context_parts(ctx, o, plan, &parts, &p.nparts);
+	p.parts = parts;
+	len = o->emit->write(&p, NULL, 0);
+	if (!(line = malloc(len + 1)))
+		msg_die("out of memory");
+	o->emit->write(&p, line, len + 1);
+	printf("%s\n", line);
+	free(line);
+	free(parts);
 }
 
 static const char *plural(unsigned n)

@@ -11,6 +11,9 @@
 #include "policy.h"
 
 void output_dry_run(const struct policy_plan *plan);
+/* --emit's line. */
+void output_emit(const struct context *ctx, const struct options *o,
+		 const struct policy_plan *plan);
 void output_explain(const struct context *ctx, const struct options *o,
 		    const struct policy_plan *plan);
 void output_json(const struct context *ctx, const struct options *o,

@@ -106,6 +106,8 @@ int main(int argc, char **argv)
 		list_print(&ctx, o, &plan);
 	else if (o->json)
 		output_json(&ctx, o, &plan);
+	else if (o->emit)
+		output_emit(&ctx, o, &plan);
 	else if (o->dry_run)
 		output_dry_run(&plan);
 	if (o->pid && !o->dry_run && !o->json)

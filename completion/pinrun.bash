@@ -36,7 +36,7 @@ _pinrun_words()
 
 # Every long option, as --help lists them.
 _pinrun_options="--hot --same-chip --same-numa --same-cache --spread --cpus
-    --smt --no-smt --all --physical --near --mem --dry-run --explain --json
+    --smt --no-smt --all --physical --near --mem --dry-run --emit --explain --json
     --topology --follow --threads --wait-all --report --share --kind
     --no-cache --pid --tid --quiet --show --list --help --version"
 _pinrun_policies="--hot --same-chip --same-numa --same-cache --spread --cpus"
@@ -81,7 +81,7 @@ _pinrun_takes_arg()
     esac
     case $(_pinrun_long "$1") in
         --cpus | --near | --mem | --pid | --tid | --topology | --report | \
-            --share | --kind) return 0 ;;
+            --share | --kind | --emit) return 0 ;;
     esac
     return 1
 }
@@ -96,14 +96,16 @@ _pinrun_conflicts()
         --spread) echo "$_pinrun_policies --physical --show" ;;
         --cpus) echo "$_pinrun_policies --smt --no-smt --show" ;;
         --smt | --no-smt) echo "--smt --no-smt --cpus --show" ;;
-        --pid | --tid) echo "--pid --tid --follow --threads --wait-all --report --mem --topology --show --list" ;;
-        --list) echo "--list --pid --tid --dry-run --follow --threads --wait-all --report --show" ;;
-        --follow | --threads | --wait-all | --report) echo "$1 --pid --tid --show --list" ;;
+        --pid | --tid) echo "--pid --tid --follow --threads --wait-all --report --mem --topology --show --list --emit" ;;
+        --list) echo "--list --pid --tid --dry-run --follow --threads --wait-all --report --show --emit" ;;
+        --follow) echo "$1 --pid --tid --show --list --emit" ;;
+        --threads | --wait-all | --report) echo "$1 --pid --tid --show --list" ;;
+        --emit) echo "$1 --json --pid --tid --follow --show --list" ;;
         --dry-run) echo "$1 --show --list" ;;
         --mem | --topology) echo "$1 --pid --tid --show" ;;
         --physical) echo "--physical --spread --show" ;;
         --help | --version) echo "$_pinrun_options" ;;
-        --json) echo "$1" ;;
+        --json) echo "$1 --emit" ;;
         *) echo "$1 --show" ;;
     esac
 }
@@ -444,6 +446,11 @@ _pinrun()
             --mem) _pinrun_mem_values ;;
             --near) _pinrun_device_values ;;
             --kind) _pinrun_reply "fast slow any" ;;
+            --emit)
+                # The formats, as pinrun --help lists them.
+                _pinrun_reply "$("${words[0]}" --help 2>/dev/null |
+                    sed -n '/^<format> for --emit:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p')"
+                ;;
             --share) _pinrun_reply "auto auto/2 1/2 2/2" ;;
             --topology | --report) _pinrun_files ;;
             --pid) _pinrun_pids ;;
@@ -472,7 +479,7 @@ _pinrun()
             case $o in
                 --hot | --same-chip | --same-numa | --same-cache | --spread | \
                     --follow) opts+=" $o $o=" ;;
-                --mem | --kind | --near) opts+=" $o=" ;;
+                --mem | --kind | --near | --emit) opts+=" $o=" ;;
                 *) opts+=" $o" ;;
             esac
             case $o in

@@ -200,3 +200,24 @@ idle
 		assert_output "--runs"
 	fi
 }
+
+@test "completion: --emit= offers the formats --help lists; --emit rules out --json" {
+	run complete_line "$PINRUN --hot --emit="
+	assert_output "taskset
+numactl
+hwloc
+systemd
+docker
+srun
+openmp
+likwid"
+	run complete_line "$PINRUN --hot --emit=s"
+	assert_output "systemd
+srun"
+	run complete_line "$PINRUN --hot --emit=srun --j"
+	assert_output ""
+	run complete_line "$PINRUN --hot --json --em"
+	assert_output ""
+	run complete_line "$PINRUN --hot --em"
+	assert_output "--emit="
+}
