@@ -269,6 +269,27 @@ static void plan_memory(struct context *ctx, const struct options *o,
 			arg, msg_cpus(&plan->cpus));
 }
 
+/* --tell: the CPU quota (a run here), then the variables for the plan
+ * and the environment the command would get. */
+static void plan_tell(struct context *ctx, const struct options *o,
+		      const struct policy_plan *plan)
+{
+	struct tell_input in = { .t = ctx->t,
+				 .cpus = &plan->cpus,
+				 .families = o->tell,
+				 .follow = o->follow,
+				 .envp = environ };
+
+	if (ctx->t->this_system &&
+	    host_cpu_quota(&ctx->quota, &ctx->period, ctx->quota_where,
+			   sizeof(ctx->quota_where)) == 0) {
+		in.quota = ctx->quota;
+		in.period = ctx->period;
+	}
+	if (tell_compute(&in, &ctx->tell) < 0)
+		msg_die("out of memory");
+}
+
 void context_plan(struct context *ctx, const struct options *o,
 		  struct policy_plan *plan)
 {
@@ -297,6 +318,8 @@ void context_plan(struct context *ctx, const struct options *o,
 	if (policy_plan(t, &ctx->req, plan, &e) == 0) {
 		if (o->mem_given)
 			plan_memory(ctx, o, plan);
+		if (o->tell)
+			plan_tell(ctx, o, plan);
 		ctx->t_planned = context_now_ms();
 		return;
 	}
@@ -369,7 +392,7 @@ bool context_plain_cpus(const struct options *o, struct cpuset *cpus)
 
 	if (o->policy != POLICY_CPUS || !o->command || o->all || o->dry_run ||
 	    o->explain || o->json || o->mem_given || o->pid || o->follow ||
-	    o->share || o->kind != KIND_ANY || o->near || o->list)
+	    o->share || o->kind != KIND_ANY || o->near || o->list || o->tell)
 		return false;
 	syntax = cpulist_syntax(o->spec);
 	if (syntax == CPULIST_SYNTAX_LOCATION ||

@@ -10,6 +10,7 @@
 #include "launcher.h"
 #include "options.h"
 #include "policy.h"
+#include "tell.h"
 #include "topotree.h"
 
 /* How long 'idle' watches the CPUs' load. */
@@ -49,6 +50,11 @@ struct context {
 	struct cpuset near_cpus;    /* the CPUs local to it */
 	struct cpuset mem_nodes;    /* --mem's nodes, once planned */
 	enum mem_from mem_from;
+	/* --tell: the variables, and the CPU quota that capped them
+	 * (period 0: none; where: the file that sets it). */
+	struct tell_result tell;
+	unsigned long long quota, period;
+	char quota_where[4200];
 	const char *cache; /* what the cache did, for --explain */
 	double t_start, t_loaded, t_planned; /* ms, for --explain */
 };
@@ -60,7 +66,8 @@ void context_fill(struct context *ctx, const struct options *o,
 		  const struct topology *t);
 
 /* Plan, or exit with the policy's error in words; with --mem, work out its
- * nodes too (exit when they cannot be used). The plan is freed with
+ * nodes too (exit when they cannot be used); with --tell, the variables
+ * (the quota read on this machine). The plan is freed with
  * policy_plan_free. */
 void context_plan(struct context *ctx, const struct options *o,
 		  struct policy_plan *plan);

@@ -22,6 +22,7 @@
 #include "options.h"
 #include "pinrun.h"
 #include "suggest.h"
+#include "tell.h"
 
 enum {
 	OPT_POLICY = CHAR_MAX + 1, /* + index in policy_options */
@@ -46,6 +47,7 @@ enum {
 	OPT_PHYSICAL,
 	OPT_TID,
 	OPT_EMIT,
+	OPT_TELL,
 };
 
 /* The policies, once: for the parser and for --help. */
@@ -95,6 +97,13 @@ static const struct other_option {
 	{ "emit", required_argument, OPT_EMIT, "=<format>",
 	  "print the plan as another tool takes it, run\n"
 	  "                            nothing (see below)" },
+	{ "tell", optional_argument, OPT_TELL, "[=<what>]",
+	  "tell the command's thread pools the placement:\n"
+	  "                            OMP_NUM_THREADS, GOMAXPROCS, "
+	  "MAKEFLAGS...\n"
+	  "                            (what: "
+	  "omp,blas,go,java,rust,build,gpu,\n"
+	  "                            all)" },
 	{ "explain", no_argument, OPT_EXPLAIN, "", "tell why, on stderr" },
 	{ "json", no_argument, OPT_JSON, "",
 	  "print the plan as JSON, run nothing" },
@@ -213,6 +222,7 @@ enum {
 	F_QUIET = 1 << 24,
 	F_INDEX = 1 << 25, /* --cpus, --hot=SPEC or --same-*=N */
 	F_EMIT = 1 << 26,
+	F_TELL = 1 << 27,
 };
 
 static const char *const flag_names[] = {
@@ -221,7 +231,7 @@ static const char *const flag_names[] = {
 	"--show",     "--pid",	  "--topology", "--follow",   "--threads",
 	"--wait-all", "--report", "--share",	"--kind",     "a command",
 	"--near",     "--list",	  "--tid",	"--physical", "--quiet",
-	"an index",   "--emit",
+	"an index",   "--emit",	  "--tell",
 };
 
 /* A rule fires when any option of `given` was given, with any of `with`
@@ -236,13 +246,13 @@ static const struct rule {
 	  F_POLICY | F_PID | F_TOPOLOGY | F_EXPLAIN | F_DRY_RUN | F_MEM |
 	      F_ALL | F_SMT | F_NO_SMT | F_FOLLOW | F_THREADS | F_WAIT_ALL |
 	      F_REPORT | F_SHARE | F_KIND | F_NEAR | F_LIST | F_TID |
-	      F_PHYSICAL | F_QUIET | F_EMIT,
+	      F_PHYSICAL | F_QUIET | F_EMIT | F_TELL,
 	  0, "--show takes only a pid (and --json): {other} does not apply" },
 	{ F_LIST,
 	  F_COMMAND | F_PID | F_TID | F_DRY_RUN | F_FOLLOW | F_THREADS |
-	      F_WAIT_ALL | F_REPORT | F_EMIT,
+	      F_WAIT_ALL | F_REPORT | F_EMIT | F_TELL,
 	  0, "--list prints a map and runs nothing: {other} does not apply" },
-	{ F_EMIT, F_JSON | F_PID | F_TID | F_FOLLOW, 0,
+	{ F_EMIT, F_JSON | F_PID | F_TID | F_FOLLOW | F_TELL, 0,
 	  "--emit prints the plan in another tool's words and runs nothing: "
 	  "{other} does not apply" },
 	{ F_ANY, 0, F_SHOW | F_POLICY | F_NEAR | F_LIST,
@@ -264,6 +274,9 @@ static const struct rule {
 	  "{opt} needs --follow" },
 	{ F_FOLLOW, F_PID | F_TID, 0,
 	  "--follow follows a command it starts: it cannot follow {other}" },
+	{ F_PID | F_TID, F_TELL, 0,
+	  "--tell sets the environment of a command pinrun starts: it cannot "
+	  "change {opt}'s" },
 	{ F_PID | F_TID, F_MEM, 0,
 	  "--mem sets pinrun's own memory policy for the command: it cannot "
 	  "change {opt}'s" },
@@ -323,6 +336,7 @@ static unsigned given_flags(const struct options *o)
 	       (o->command ? F_COMMAND : 0) | (o->near ? F_NEAR : 0) |
 	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
 	       (o->quiet ? F_QUIET : 0) | (o->emit ? F_EMIT : 0) |
+	       (o->tell ? F_TELL : 0) |
 	       (o->spec ||
 			(o->which == WHICH_INDEX &&
 			 o->policy != POLICY_SPREAD && o->policy != POLICY_NONE)
@@ -549,6 +563,23 @@ static void parse_near(struct options *o, const char *arg)
 	o->near = once(o->near, arg, "near");
 	if (devices_syntax(arg, &e) < 0)
 		msg_usage("%s", errors_devices(arg, NULL, &e));
+}
+
+static void parse_tell(struct options *o, const char *arg)
+{
+	const char *bad;
+	size_t len;
+
+	if (o->tell)
+		msg_usage("--tell given twice");
+	if (!arg) {
+		o->tell = TELL_ALL;
+		return;
+	}
+	if (tell_parse(arg, &o->tell, &bad, &len) < 0)
+		msg_usage("invalid --tell value '%s': '%s' is none of %s",
+			  msg_input(arg), msg_input_n(bad, len),
+			  tell_family_list());
 }
 
 /* --emit=FORMAT: an unknown format is refused with the list, one line. */
@@ -791,6 +822,9 @@ const struct options *options_parse(int argc, char **argv)
 			break;
 		case OPT_EMIT:
 			parse_emit(&o, optarg);
+			break;
+		case OPT_TELL:
+			parse_tell(&o, optarg);
 			break;
 		case 'h':
 			usage();

@@ -33,6 +33,7 @@ struct options {
 	const char *mem_nodes;		/* --mem=MODE:NODES's NODES, or NULL */
 	const char *near;		/* --near=DEV, or NULL */
 	const struct emit_format *emit; /* --emit=FORMAT, or NULL */
+	unsigned tell; /* --tell's families (enum tell_family); 0: none */
 	/* What to do with it. --emit sets dry_run too: it runs nothing. */
 	bool dry_run, explain, json, show, list;
 	pid_t pid;  /* --pid, --tid, or --show's pid; 0: none */

@@ -68,6 +68,64 @@ void output_dry_run(const struct policy_plan *plan)
 	printf("%s\n", msg_cpus(&plan->cpus));
 }
 
+static const char *plural(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void output_tell(const struct context *ctx)
+{
+	const struct tell_result *r = &ctx->tell;
+
+	for (unsigned i = 0; i < r->nvars; i++) {
+		size_t len;
+		char *line;
+
+		if (!r->vars[i].value)
+			continue;
+		len = tell_shell_line(&r->vars[i], NULL, 0);
+		if (!(line = malloc(len + 1)))
+			msg_die("out of memory");
+		tell_shell_line(&r->vars[i], line, len + 1);
+		printf("%s\n", line);
+		free(line);
+	}
+}
+
+/* --tell's reasons: N and where it comes from, then each variable. */
+static void explain_tell(const struct context *ctx)
+{
+	const struct tell_result *r = &ctx->tell;
+
+	if (r->capped)
+		msg_note(
+		    "tell: N = %u: the placement's %u CPU%s, capped by the "
+		    "CPU quota of %llu us per %llu us (%s), rounded up",
+		    r->n, r->cpus, plural(r->cpus), ctx->quota, ctx->period,
+		    ctx->quota_where);
+	else if (ctx->period)
+		msg_note(
+		    "tell: N = %u: the placement's %u CPU%s (the CPU quota "
+		    "of %llu us per %llu us in %s allows more)",
+		    r->n, r->cpus, plural(r->cpus), ctx->quota, ctx->period,
+		    ctx->quota_where);
+	else
+		msg_note("tell: N = %u: the placement's %u CPU%s%s", r->n,
+			 r->cpus, plural(r->cpus),
+			 ctx->t->this_system ? " (no CPU quota)" : "");
+	for (unsigned i = 0; i < r->nvars; i++) {
+		const struct tell_var *v = &r->vars[i];
+
+		if (v->value)
+			msg_note("tell: %s=%s (%s%s)", v->name,
+				 msg_input(v->value), v->why,
+				 v->user ? ", appended to the user's" : "");
+		else
+			msg_note("tell: %s left as the user set it: %s",
+				 v->name, msg_input(v->user));
+	}
+}
+
 void output_emit(const struct context *ctx, const struct options *o,
 		 const struct policy_plan *plan)
 {
@@ -89,11 +147,6 @@ void output_emit(const struct context *ctx, const struct options *o,
 	printf("%s\n", line);
 	free(line);
 	free(parts);
-}
-
-static const char *plural(unsigned n)
-{
-	return n == 1 ? "" : "s";
 }
 
 /* The variables --share auto read, as "NAME=value, NAME unset". */
@@ -350,6 +403,8 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 		msg_note("rule: %s", rules[o->policy]);
 	if (o->mem_given)
 		explain_memory(ctx, o);
+	if (o->tell)
+		explain_tell(ctx);
 }
 
 void output_explain(const struct context *ctx, const struct options *o,
@@ -506,6 +561,48 @@ static void output_json_memory(struct json *j, const struct context *ctx,
 	json_close(j, '}');
 }
 
+/* "tell": N, the quota, what was set and what was left. */
+static void output_json_tell(struct json *j, const struct context *ctx)
+{
+	const struct tell_result *r = &ctx->tell;
+
+	json_key(j, "tell");
+	json_open(j, '{');
+	json_key(j, "n");
+	json_int(j, r->n);
+	json_key(j, "cpus");
+	json_int(j, r->cpus);
+	json_key(j, "quota");
+	if (ctx->period) {
+		json_open(j, '{');
+		json_key(j, "quota_us");
+		json_int(j, (long long)ctx->quota);
+		json_key(j, "period_us");
+		json_int(j, (long long)ctx->period);
+		json_key(j, "file");
+		json_string(j, ctx->quota_where);
+		json_key(j, "capped");
+		json_bool(j, r->capped);
+		json_close(j, '}');
+	} else {
+		json_null(j);
+	}
+	for (int set = 1; set >= 0; set--) {
+		json_key(j, set ? "set" : "left");
+		json_open(j, '{');
+		for (unsigned i = 0; i < r->nvars; i++) {
+			const struct tell_var *v = &r->vars[i];
+
+			if ((v->value != NULL) != set)
+				continue;
+			json_key(j, v->name);
+			json_string(j, set ? v->value : v->user);
+		}
+		json_close(j, '}');
+	}
+	json_close(j, '}');
+}
+
 void output_json(const struct context *ctx, const struct options *o,
 		 const struct policy_plan *plan)
 {
@@ -551,6 +648,8 @@ void output_json(const struct context *ctx, const struct options *o,
 		output_json_near(&j, ctx);
 	if (o->mem_given)
 		output_json_memory(&j, ctx, o);
+	if (o->tell)
+		output_json_tell(&j, ctx);
 	json_key(&j, "topology");
 	json_open(&j, '{');
 	output_json_counts(&j, t);

@@ -36,7 +36,7 @@ _pinrun_words()
 
 # Every long option, as --help lists them.
 _pinrun_options="--hot --same-chip --same-numa --same-cache --spread --cpus
-    --smt --no-smt --all --physical --near --mem --dry-run --emit --explain --json
+    --smt --no-smt --all --physical --near --mem --dry-run --emit --tell --explain --json
     --topology --follow --threads --wait-all --report --share --kind
     --no-cache --pid --tid --quiet --show --list --help --version"
 _pinrun_policies="--hot --same-chip --same-numa --same-cache --spread --cpus"
@@ -96,11 +96,12 @@ _pinrun_conflicts()
         --spread) echo "$_pinrun_policies --physical --show" ;;
         --cpus) echo "$_pinrun_policies --smt --no-smt --show" ;;
         --smt | --no-smt) echo "--smt --no-smt --cpus --show" ;;
-        --pid | --tid) echo "--pid --tid --follow --threads --wait-all --report --mem --topology --show --list --emit" ;;
-        --list) echo "--list --pid --tid --dry-run --follow --threads --wait-all --report --show --emit" ;;
+        --pid | --tid) echo "--pid --tid --follow --threads --wait-all --report --mem --topology --show --list --emit --tell" ;;
+        --list) echo "--list --pid --tid --dry-run --follow --threads --wait-all --report --show --emit --tell" ;;
         --follow) echo "$1 --pid --tid --show --list --emit" ;;
         --threads | --wait-all | --report) echo "$1 --pid --tid --show --list" ;;
-        --emit) echo "$1 --json --pid --tid --follow --show --list" ;;
+        --emit) echo "$1 --json --pid --tid --follow --show --list --tell" ;;
+        --tell) echo "$1 --pid --tid --show --list --emit" ;;
         --dry-run) echo "$1 --show --list" ;;
         --mem | --topology) echo "$1 --pid --tid --show" ;;
         --physical) echo "--physical --spread --show" ;;
@@ -176,6 +177,18 @@ _pinrun_device_values()
     _pinrun_reply "$(_pinrun_map | sed -n \
         -e 's/.*"name":"","type":"pci","subtype":"[^"]*","pci":"\([^"]*\)".*/pci=\1/p' \
         -e 's/.*"name":"\([^"\\]\{1,\}\)","type".*/\1/p')"
+}
+
+# --tell's families, comma-separated: those not yet in the list.
+_pinrun_tell_values()
+{
+    local f head='' list=()
+
+    [[ $cur == *,* ]] && head=${cur%,*},
+    for f in omp blas go java rust build gpu all; do
+        [[ ,$head == *",$f,"* ]] || list+=("$head$f")
+    done
+    _pinrun_reply "${list[*]}"
 }
 
 _pinrun_mem_values()
@@ -443,6 +456,7 @@ _pinrun()
                 _pinrun_machine && _pinrun_reply "$(_pinrun_upto $((${m_count[core]:-0} + 1)) | cut -d' ' -f2-)"
                 ;;
             --follow) _pinrun_reply "strict" ;;
+            --tell) _pinrun_tell_values ;;
             --mem) _pinrun_mem_values ;;
             --near) _pinrun_device_values ;;
             --kind) _pinrun_reply "fast slow any" ;;
@@ -478,7 +492,7 @@ _pinrun()
             [[ $excluded == *" $o "* ]] && continue
             case $o in
                 --hot | --same-chip | --same-numa | --same-cache | --spread | \
-                    --follow) opts+=" $o $o=" ;;
+                    --follow | --tell) opts+=" $o $o=" ;;
                 --mem | --kind | --near | --emit) opts+=" $o=" ;;
                 *) opts+=" $o" ;;
             esac

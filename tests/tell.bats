@@ -265,3 +265,227 @@ emit_value() {
 	assert_line "0: cpus 0"
 	assert_line "1: cpus 1"
 }
+
+# --- --tell ------------------------------------------------------------------
+
+# A cgroup of v1's cpu controller (or v2's) with a CPU quota, made for one
+# test and removed after it: quota_cgroup QUOTA PERIOD prints its directory.
+quota_cgroup() {
+	local d
+	if [ -d /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/cpu ]; then
+		d=/sys/fs/cgroup/cpu/pinrun-tell-$$-$BATS_TEST_NUMBER
+		mkdir "$d" && echo "$2" >"$d/cpu.cfs_period_us" && echo "$1" >"$d/cpu.cfs_quota_us" || return 1
+	elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		d=/sys/fs/cgroup/pinrun-tell-$$-$BATS_TEST_NUMBER
+		mkdir "$d" && echo "$1 $2" >"$d/cpu.max" || return 1
+	else
+		return 1
+	fi
+	echo "$d" >>"$BATS_TEST_TMPDIR/cgroups"
+	echo "$d"
+}
+
+teardown() {
+	local d
+	[ -f "$BATS_TEST_TMPDIR/cgroups" ] || return 0
+	# Deepest first; the processes in them have ended.
+	sort -r "$BATS_TEST_TMPDIR/cgroups" | while read -r d; do
+		rmdir "$d" 2>/dev/null || :
+	done
+}
+
+# in_cgroup DIR COMMAND...: run COMMAND as a process of that cgroup.
+in_cgroup() {
+	local d=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$d" "$@"
+}
+
+@test "--tell: the variables for the placement, N its CPUs, none but these" {
+	run --separate-stderr env -i PATH="$PATH" "$PINRUN" --topology "$E5" --same-numa=1 --tell -n
+	assert_success
+	assert_output "OMP_NUM_THREADS=36
+OMP_PLACES=$("$PINRUN" --topology "$E5" --same-numa=1 --emit=openmp | cut -d= -f2-)
+OMP_PROC_BIND=close
+OPENBLAS_NUM_THREADS=36
+MKL_NUM_THREADS=36
+BLIS_NUM_THREADS=36
+GOMAXPROCS=36
+JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=36
+RAYON_NUM_THREADS=36
+CMAKE_BUILD_PARALLEL_LEVEL=36
+MAKEFLAGS=-j36"
+	[[ ${lines[1]} == "OMP_PLACES={18,54},{19,55},"*",{35,71}" ]] || fail "${lines[1]}"
+	run env -i PATH="$PATH" "$PINRUN" --topology "$E5" --spread=3 --tell=go,rust -n
+	assert_output "GOMAXPROCS=3
+RAYON_NUM_THREADS=3"
+	run env -i PATH="$PATH" "$PINRUN" --topology "$E5" --hot --tell=blas,omp -n
+	assert_output "OMP_NUM_THREADS=1
+OMP_PLACES={0}
+OMP_PROC_BIND=close
+OPENBLAS_NUM_THREADS=1
+MKL_NUM_THREADS=1
+BLIS_NUM_THREADS=1"
+}
+
+@test "--tell: what the user set stays; JAVA_TOOL_OPTIONS and MAKEFLAGS are appended to" {
+	run env -i PATH="$PATH" OMP_NUM_THREADS=7 MKL_NUM_THREADS= JAVA_TOOL_OPTIONS="-Xmx1g" MAKEFLAGS=k \
+		"$PINRUN" --topology "$E5" --cpus 0-3 --tell=omp,blas,java,build -n
+	assert_success
+	assert_output "OMP_PLACES={0},{1},{2},{3}
+OMP_PROC_BIND=close
+OPENBLAS_NUM_THREADS=4
+BLIS_NUM_THREADS=4
+JAVA_TOOL_OPTIONS='-Xmx1g -XX:ActiveProcessorCount=4'
+CMAKE_BUILD_PARALLEL_LEVEL=4
+MAKEFLAGS='k -j4'"
+	# What already says it stays whole.
+	run env -i PATH="$PATH" JAVA_TOOL_OPTIONS="-XX:ActiveProcessorCount=9" MAKEFLAGS=" -j8 --jobserver-auth=3,4" \
+		"$PINRUN" --topology "$E5" --cpus 0-3 --tell=java,build -n
+	assert_output "CMAKE_BUILD_PARALLEL_LEVEL=4"
+	run --separate-stderr env -i PATH="$PATH" OMP_NUM_THREADS=7 "$PINRUN" --topology "$E5" --cpus 0-3 --tell=omp --explain -n
+	assert_line -n 0 "OMP_PLACES={0},{1},{2},{3}"
+	[[ $stderr == *"pinrun: tell: N = 4: the placement's 4 CPUs"$'\n'* ]] || fail "$stderr"
+	[[ $stderr == *"pinrun: tell: OMP_NUM_THREADS left as the user set it: 7"$'\n'* ]] || fail "$stderr"
+	[[ $stderr == *"pinrun: tell: OMP_PLACES={0},{1},{2},{3} (the placement's cores, their PUs in OS numbers)"$'\n'* ]] || fail "$stderr"
+}
+
+@test "--dry-run --tell: lines eval and env take" {
+	local out
+	out=$(env -i PATH="$PATH" JAVA_TOOL_OPTIONS="-Da='b c'" "$PINRUN" --topology "$E5" --cpus 0,36 --tell -n)
+	run env -i bash -c 'eval "$1"; printf "%s|%s|%s\n" "$OMP_PLACES" "$JAVA_TOOL_OPTIONS" "$MAKEFLAGS"' _ "$out"
+	assert_output "{0,36}|-Da='b c' -XX:ActiveProcessorCount=2|-j2"
+	# Without a value to quote, env takes the words as they are.
+	# shellcheck disable=SC2046
+	run env -i $(env -i PATH="$PATH" "$PINRUN" --topology "$E5" --cpus 0,36 --tell=omp -n) sh -c 'echo "$OMP_NUM_THREADS $OMP_PLACES $OMP_PROC_BIND"'
+	assert_output "2 {0,36} close"
+}
+
+@test "--tell --json: N, the quota, what was set and what was left" {
+	run env -i PATH="$PATH" GOMAXPROCS=5 "$PINRUN" --topology "$E5" --cpus 0-1 --tell=go,rust --json
+	assert_success
+	[[ $output == *'"tell":{"n":2,"cpus":2,"quota":null,"set":{"RAYON_NUM_THREADS":"2"},"left":{"GOMAXPROCS":"5"}}'* ]] || fail "$output"
+}
+
+@test "--tell: wrong values and combinations are refused" {
+	bad_usage "invalid --tell value 'omp,cuda': 'cuda' is none of omp, blas, go, java, rust, build, gpu or all" --cpus 0 --tell=omp,cuda -n
+	bad_usage "invalid --tell value 'omp,': '' is none of omp, blas, go, java, rust, build, gpu or all" --cpus 0 --tell=omp, -n
+	bad_usage "--tell sets the environment of a command pinrun starts: it cannot change --pid's" --cpus 0 --tell --pid 1
+	bad_usage "--emit prints the plan in another tool's words and runs nothing: --tell does not apply" --cpus 0 --tell --emit=taskset
+	bad_usage "--tell given twice" --cpus 0 --tell --tell=omp -n
+}
+
+@test "--tell: a plain run is as before: no variable without --tell" {
+	run env -i "$PINRUN" --cpus 0 -- /usr/bin/env
+	assert_success
+	assert_output ""
+	run env -i "$PINRUN" --hot -- /usr/bin/env
+	assert_output ""
+	run env -i "$PINRUN" --cpus 0 --tell=go -- /usr/bin/env
+	assert_output "GOMAXPROCS=1"
+}
+
+# The real runtimes on this machine.
+@test "--tell: an OpenMP program runs a thread on each placement CPU, bound where OMP_PLACES says" {
+	need_two_cpus
+	need_omp
+	run env -u OMP_NUM_THREADS -u OMP_PLACES -u OMP_PROC_BIND "$PINRUN" --cpus 0-1 --tell -- "$OMP"
+	assert_success
+	[ "${#lines[@]}" -eq 2 ] || fail "$output"
+	assert_line "thread 0 of 2: 0"
+	assert_line "thread 1 of 2: 1"
+	run env -u OMP_NUM_THREADS -u OMP_PLACES -u OMP_PROC_BIND "$PINRUN" --cpus 1 --tell=omp -- "$OMP"
+	assert_output "thread 0 of 1: 1"
+	# The user's count stays; the places still bind.
+	run env -u OMP_PLACES -u OMP_PROC_BIND OMP_NUM_THREADS=1 "$PINRUN" --cpus 0-1 --tell -- "$OMP"
+	assert_output "thread 0 of 1: 0"
+}
+
+@test "--tell: nproc and GNU make's jobs follow the placement" {
+	need_two_cpus
+	local dir=$BATS_TEST_TMPDIR/make
+	run env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$PINRUN" --cpus 1 --tell=omp -- nproc
+	assert_output "1"
+	run env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$PINRUN" --cpus 0-1 --tell=omp -- nproc
+	assert_output "2"
+	# Two targets that each wait for the other to have started: only
+	# two jobs at once can make them both (make -j1 would time out).
+	mkdir -p "$dir"
+	cat >"$dir/Makefile" <<'EOF'
+all: a b
+a b:
+	@touch $@.started; i=0; \
+	while [ ! -e $(if $(filter a,$@),b,a).started ] && [ $$i -lt 300 ]; do sleep 0.1; i=$$((i + 1)); done; \
+	[ -e $(if $(filter a,$@),b,a).started ] && echo "$@ saw the other, MAKEFLAGS=$$MAKEFLAGS"
+EOF
+	run env -u MAKEFLAGS -u MFLAGS "$PINRUN" --cpus 0-1 --tell=build -- make -s -C "$dir"
+	assert_success
+	assert_line --partial "a saw the other, MAKEFLAGS=s -j2 --jobserver-auth="
+	assert_line --partial "b saw the other, MAKEFLAGS=s -j2 --jobserver-auth="
+	# Without --tell, make runs one job: each waits for the other in vain.
+	rm -f "$dir"/*.started
+	run env -u MAKEFLAGS -u MFLAGS timeout 5 make -s -C "$dir" a
+	assert_failure
+}
+
+@test "--tell: a CPU quota on the cgroup, or on an ancestor, caps N (rounded up)" {
+	need_two_cpus
+	local d
+	d=$(quota_cgroup 50000 100000) || skip_unless_works "cannot make a cgroup with a CPU quota here"
+	run in_cgroup "$d" env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$PINRUN" --cpus 0-1 --tell=omp -- nproc
+	assert_success
+	assert_output "1"
+	run --separate-stderr in_cgroup "$d" "$PINRUN" --cpus 0-1 --tell=go --explain -n
+	assert_output "GOMAXPROCS=1"
+	[[ $stderr == *"pinrun: tell: N = 1: the placement's 2 CPUs, capped by the CPU quota of 50000 us per 100000 us ($d/cpu."*"), rounded up"* ]] || fail "$stderr"
+	# 1.5 CPUs of time is 2 threads' worth.
+	echo 150000 >"$d/cpu.cfs_quota_us" 2>/dev/null || echo "150000 100000" >"$d/cpu.max"
+	run in_cgroup "$d" "$PINRUN" --cpus 0-1 --tell=go -n
+	assert_output "GOMAXPROCS=2"
+	# A child cgroup without a quota of its own: its parent's caps it.
+	echo 50000 >"$d/cpu.cfs_quota_us" 2>/dev/null || echo "50000 100000" >"$d/cpu.max"
+	mkdir "$d/child" && echo "$d/child" >>"$BATS_TEST_TMPDIR/cgroups"
+	run in_cgroup "$d/child" "$PINRUN" --cpus 0-1 --tell=go -n
+	assert_output "GOMAXPROCS=1"
+	run --separate-stderr in_cgroup "$d/child" "$PINRUN" --cpus 0-1 --tell=go --json
+	[[ $output == *'"quota":{"quota_us":50000,"period_us":100000,"file":"'"$d"'/cpu.'*'","capped":true}'* ]] || fail "$output"
+}
+
+@test "--tell: Java's active processor count" {
+	command -v java >/dev/null || skip_unless_works "java is not installed"
+	need_two_cpus
+	run env -u JAVA_TOOL_OPTIONS "$PINRUN" --cpus 1 --tell=java -- java -XX:+PrintFlagsFinal -version
+	assert_success
+	assert_line --regexp '^ +int ActiveProcessorCount += 1 '
+}
+
+@test "--tell: Go's GOMAXPROCS (when Go is installed)" {
+	# Go is not in scripts/install-deps (a large toolchain for one check):
+	# without it, GOMAXPROCS is checked by its value in the tests above.
+	command -v go >/dev/null || skip "go is not installed (not added to scripts/install-deps: too large for one check)"
+	cat >"$BATS_TEST_TMPDIR/p.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+	"runtime"
+)
+
+func main() { fmt.Println(runtime.GOMAXPROCS(0)) }
+EOF
+	run env -u GOMAXPROCS HOME="$BATS_TEST_TMPDIR" GOCACHE="$BATS_TEST_TMPDIR/gocache" "$PINRUN" --cpus 0 --tell=go -- go run "$BATS_TEST_TMPDIR/p.go"
+	assert_success
+	assert_output "1"
+}
+
+@test "--tell --follow: every process gets the placement's counts, no places" {
+	run env -i PATH="$PATH" "$PINRUN" --topology "$E5" --cpus 0-3 --tell=omp,go --follow -n
+	assert_success
+	assert_output "OMP_NUM_THREADS=4
+GOMAXPROCS=4"
+	need_two_cpus
+	run env -u OMP_NUM_THREADS -u OMP_PLACES -u OMP_PROC_BIND -u GOMAXPROCS "$PINRUN" --cpus 0-1 --tell=omp,go --follow -- \
+		sh -c 'sh -c "echo \$OMP_NUM_THREADS \$GOMAXPROCS \${OMP_PLACES:-none}"'
+	assert_success
+	assert_output "2 2 none"
+}
