@@ -39,11 +39,11 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -M
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidmap.o \
-	devices.o memory.o emit.o tell.o \
+	devices.o memory.o emit.o tell.o launcher.o \
 	slots.o topofile.o json.o buf.o
 OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
 	errors.o host.o topology.o loader.o cache.o follow.o report.o \
-	launcher.o list.o $(PURE_OBJS)
+	list.o $(PURE_OBJS)
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 # The unit tests link the pure modules, and the words with them.
 UNIT_OBJS := $(PURE_OBJS) errors.o message.o
@@ -71,9 +71,6 @@ topology.o: topology.c .build-flags
 
 tests/unit/test_%: tests/unit/test_%.o $(UNIT_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
-
-# launcher.c is pure too, given the environment to read.
-tests/unit/test_launcher: launcher.o
 
 tests/unit/%.o: tests/unit/%.c .build-flags
 	$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "launcher.h"
 #include "tell.h"
 
 static const struct {
@@ -56,17 +57,6 @@ int tell_parse(const char *what, unsigned *out, const char **bad,
 			return 0;
 		p += len + 1;
 	}
-}
-
-/* The value of name in envp, or NULL. */
-static const char *env_get(char *const *envp, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (; envp && *envp; envp++)
-		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
-			return *envp + len + 1;
-	return NULL;
 }
 
 /* How a variable's value is made. */
@@ -211,7 +201,7 @@ int tell_compute(const struct tell_input *in, struct tell_result *r)
 			continue;
 		v->name = ru->name;
 		v->why = ru->why;
-		v->user = env_get(in->envp, ru->name);
+		v->user = launcher_getenv(in->envp, ru->name);
 		r->nvars++;
 		if (user_says_it(ru, v->user))
 			continue;
