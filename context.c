@@ -131,6 +131,93 @@ static void read_near(struct context *ctx, const struct options *o)
 	narrow(ctx, &ctx->near_cpus, EXCL_NEAR);
 }
 
+/* --near=gpu: rank's GPU (into *gpu) and its part of base: the GPU's
+ * CPUs, split among the ranks whose GPUs have the same CPUs (their
+ * place pos of same). Returns false when the GPU's CPUs miss base. */
+static bool gpu_part(const struct context *ctx, const struct options *o,
+		     const int *gpus, unsigned long rank, unsigned long ranks,
+		     const struct cpuset *base, int *gpu, struct cpuset *part,
+		     unsigned long *pos, unsigned long *same)
+{
+	const struct topology *t = ctx->t;
+	unsigned n = ctx->gpus;
+	struct cpuset near, other, in;
+	struct policy_error pe;
+
+	*gpu = gpus[rank % n];
+	devices_cpus(t, *gpu, &near);
+	*pos = *same = 0;
+	for (unsigned long r = 0; r < ranks; r++) {
+		devices_cpus(t, gpus[r % n], &other);
+		if (!cpulist_equal(&other, &near))
+			continue;
+		*pos += r < rank;
+		(*same)++;
+	}
+	cpulist_and(&in, base, &near);
+	if (cpulist_empty(&in))
+		return false;
+	if (policy_share(t, &in, o->smt == SMT_ALL, (unsigned)*pos,
+			 (unsigned)*same, part, &pe) == 0)
+		return true;
+	/* More ranks than units near it: one each, round them. */
+	return pe.value2 && policy_share(t, &in, o->smt == SMT_ALL,
+					 (unsigned)(*pos % pe.value2),
+					 (unsigned)pe.value2, part, &pe) == 0;
+}
+
+/* The GPUs of the topology, in a new array; exits when it has none. */
+static int *gpu_list(const struct context *ctx, unsigned *n)
+{
+	int *gpus;
+
+	*n = devices_gpus(ctx->t, NULL, 0);
+	if (!*n)
+		msg_die(
+		    "--near=gpu: the topology has no GPU (a CUDA, OpenCL "
+		    "or Level Zero device, an NVML or ROCm SMI one, or a DRM "
+		    "render node)");
+	if (!(gpus = malloc(*n * sizeof(*gpus))))
+		msg_die("out of memory");
+	devices_gpus(ctx->t, gpus, *n);
+	return gpus;
+}
+
+/* --near=gpu: which GPU this rank takes (of --share's ranks, or the
+ * only one), and its part of that GPU's CPUs. */
+static void read_near_gpu(struct context *ctx, const struct options *o,
+			  const struct cpuset *mask)
+{
+	struct launcher_error e;
+	struct cpuset part;
+	int *gpus = gpu_list(ctx, &ctx->gpus);
+
+	ctx->gpu_class = true;
+	ctx->gpu_ranks = 1;
+	if (o->share) {
+		if (launcher_decide(&o->share_spec, environ, ctx->t, mask,
+				    &ctx->share, &e) < 0)
+			msg_die("%s", errors_launcher(o->share, &e, false));
+		ctx->gpu_rank = ctx->share.index;
+		ctx->gpu_ranks = ctx->share.count;
+	}
+	ctx->gpu_base = ctx->req.allowed;
+	if (!gpu_part(ctx, o, gpus, ctx->gpu_rank, ctx->gpu_ranks,
+		      &ctx->req.allowed, &ctx->near, &part, &ctx->gpu_pos,
+		      &ctx->gpu_same)) {
+		devices_cpus(ctx->t, gpus[ctx->gpu_rank % ctx->gpus],
+			     &ctx->near_cpus);
+		msg_die("--near=gpu: none of the CPUs near rank %lu's GPU (%s) "
+			"is in the allowed set %s",
+			ctx->gpu_rank, msg_cpus(&ctx->near_cpus),
+			msg_cpus(&ctx->req.allowed));
+	}
+	free(gpus);
+	devices_cpus(ctx->t, ctx->near, &ctx->near_cpus);
+	narrow(ctx, &ctx->near_cpus, EXCL_NEAR);
+	narrow(ctx, &part, EXCL_SHARE);
+}
+
 /* The CPUs the topology has but cannot be used, by reason. */
 static void unusable(struct context *ctx)
 {
@@ -176,9 +263,11 @@ void context_fill(struct context *ctx, const struct options *o,
 		policy_kind_cpus(t, o->kind == KIND_FAST, &set);
 		narrow(ctx, &set, EXCL_KIND);
 	}
-	if (o->near)
+	if (o->near && !strcmp(o->near, "gpu"))
+		read_near_gpu(ctx, o, t->this_system ? &mask : NULL);
+	else if (o->near)
 		read_near(ctx, o);
-	if (o->share)
+	if (o->share && !ctx->gpu_class)
 		read_share(ctx, o, t->this_system ? &mask : NULL);
 	if (o->spec)
 		read_spec(ctx, o);
@@ -278,7 +367,21 @@ static void plan_tell(struct context *ctx, const struct options *o,
 				 .cpus = &plan->cpus,
 				 .families = o->tell,
 				 .follow = o->follow,
-				 .envp = environ };
+				 .envp = environ,
+				 .gpu = -1,
+				 .nic = -1 };
+
+	if (ctx->near >= 0) {
+		enum topo_dev_type type = ctx->t->devs[ctx->near].type;
+		const char *rdma, *netdev;
+
+		in.gpu = devices_gpu_of(ctx->t, ctx->near);
+		devices_nic_names(ctx->t, ctx->near, &rdma, &netdev);
+		if (in.gpu < 0 &&
+		    (type == TOPO_DEV_NETWORK || type == TOPO_DEV_OPENFABRICS ||
+		     ((rdma || netdev) && type == TOPO_DEV_PCI)))
+			in.nic = ctx->near;
+	}
 
 	if (ctx->t->this_system &&
 	    host_cpu_quota(&ctx->quota, &ctx->period, ctx->quota_where,
@@ -366,8 +469,21 @@ void context_parts(const struct context *ctx, const struct options *o,
 			continue;
 		}
 		other.index = i;
-		if (launcher_part(ctx->t, &other, &in, o->smt == SMT_ALL,
-				  &req.allowed, &le) < 0)
+		if (ctx->gpu_class) {
+			unsigned long pos, same;
+			unsigned ngpus;
+			int *gpus = gpu_list(ctx, &ngpus), gpu;
+			bool ok = gpu_part(ctx, o, gpus, i, n, &ctx->gpu_base,
+					   &gpu, &req.allowed, &pos, &same);
+
+			free(gpus);
+			if (!ok)
+				msg_die(
+				    "--near=gpu: none of the CPUs near rank "
+				    "%u's GPU is in the allowed set %s",
+				    i, msg_cpus(&ctx->gpu_base));
+		} else if (launcher_part(ctx->t, &other, &in, o->smt == SMT_ALL,
+					 &req.allowed, &le) < 0)
 			msg_die("%s", errors_launcher(o->share, &le,
 						      o->smt == SMT_ALL));
 		if (o->near && o->policy == POLICY_NONE)

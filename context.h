@@ -48,7 +48,18 @@ struct context {
 	int near;		    /* --near's device (index in t->devs), or
 				     * -1 */
 	struct cpuset near_cpus;    /* the CPUs local to it */
-	struct cpuset mem_nodes;    /* --mem's nodes, once planned */
+	/* --near=gpu (the class): each local rank its own GPU, in topology
+	 * order, round-robin when the ranks outnumber them; the ranks whose
+	 * GPUs are local to the same CPUs split those. */
+	bool gpu_class;
+	unsigned gpus;			   /* how many the machine has */
+	unsigned long gpu_rank, gpu_ranks; /* this rank, of how many */
+	unsigned long gpu_pos, gpu_same;   /* its place among the ranks
+					    * near the same CPUs, of how
+					    * many */
+	struct cpuset gpu_base;	 /* the allowed set the GPUs' parts are cut
+				  * from */
+	struct cpuset mem_nodes; /* --mem's nodes, once planned */
 	enum mem_from mem_from;
 	/* --tell: the variables, and the CPU quota that capped them
 	 * (period 0: none; where: the file that sets it). */

@@ -87,7 +87,8 @@ static const struct other_option {
 	  "location indexes are OS indexes (hwloc's -p)" },
 	{ "near", required_argument, OPT_NEAR, "=<device>",
 	  "keep to the CPUs near an I/O device: eth0,\n"
-	  "                            mlx5_0, cuda0, nvme0n1, pci=<bus id>" },
+	  "                            mlx5_0, cuda0, nvme0n1, pci=<bus id>;\n"
+	  "                            gpu: each --share rank its own GPU" },
 	{ "mem", required_argument, OPT_MEM, "=<mode>[:<nodes>]",
 	  "memory policy bind, interleave, preferred or\n"
 	  "                            local, on the placement's NUMA nodes\n"

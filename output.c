@@ -311,6 +311,38 @@ static void explain_near(const struct context *ctx, const struct options *o)
 			 msg_input(o->near));
 }
 
+/* --near=gpu: which GPU this rank took, and why. */
+static void explain_gpu(const struct context *ctx)
+{
+	struct devices_gpu_ids ids;
+	char dev[400];
+
+	devices_gpu_ids(ctx->t, ctx->near, &ids);
+	device_words(ctx->t, ctx->near, dev, sizeof(dev));
+	msg_note("near gpu: rank %lu of %lu takes %s, GPU %lu of the %u in "
+		 "topology order (by the CPUs they are local to): %s",
+		 ctx->gpu_rank, ctx->gpu_ranks, msg_input(ids.name),
+		 ctx->gpu_rank % ctx->gpus + 1, ctx->gpus, dev);
+	if (ctx->gpu_ranks > ctx->gpus)
+		msg_note("near gpu: the %lu ranks outnumber the %u GPUs: they "
+			 "take them round-robin, so rank %lu shares %s with "
+			 "rank %lu",
+			 ctx->gpu_ranks, ctx->gpus, ctx->gpu_rank,
+			 msg_input(ids.name),
+			 ctx->gpu_rank >= ctx->gpus
+			     ? ctx->gpu_rank % ctx->gpus
+			     : ctx->gpu_rank + ctx->gpus);
+	msg_note("near gpu: local to CPUs %s%s", msg_cpus(&ctx->near_cpus),
+		 cpulist_empty(&ctx->excluded[EXCL_NEAR]) ? ""
+							  : "; the others are "
+							    "excluded");
+	if (ctx->gpu_same > 1)
+		msg_note("near gpu: %lu ranks have GPUs local to these CPUs: "
+			 "rank %lu takes part %lu of them, CPUs %s",
+			 ctx->gpu_same, ctx->gpu_rank, ctx->gpu_pos + 1,
+			 msg_cpus(&ctx->req.allowed));
+}
+
 static void explain_exclusions(const struct context *ctx,
 			       const struct options *o)
 {
@@ -328,9 +360,14 @@ static void explain_exclusions(const struct context *ctx,
 			 msg_cpus(&ctx->excluded[EXCL_KIND]),
 			 o->kind == KIND_FAST ? "fastest" : "slowest",
 			 o->kind == KIND_FAST ? "fast" : "slow");
-	if (ctx->near >= 0)
+	if (ctx->gpu_class && ctx->share.count &&
+	    ctx->share.kind != LAUNCHER_GIVEN)
+		explain_launcher(ctx);
+	if (ctx->gpu_class)
+		explain_gpu(ctx);
+	else if (ctx->near >= 0)
 		explain_near(ctx, o);
-	if (ctx->share.count)
+	if (ctx->share.count && !ctx->gpu_class)
 		explain_share(ctx, o->smt == SMT_ALL);
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
@@ -540,6 +577,27 @@ static void output_json_near(struct json *j, const struct context *ctx)
 	json_close(j, '}');
 }
 
+/* "gpu": --near=gpu's choice. */
+static void output_json_gpu(struct json *j, const struct context *ctx)
+{
+	struct devices_gpu_ids ids;
+
+	devices_gpu_ids(ctx->t, ctx->near, &ids);
+	json_key(j, "gpu");
+	json_open(j, '{');
+	json_key(j, "name");
+	json_string(j, ids.name);
+	json_key(j, "rank");
+	json_int(j, (long long)ctx->gpu_rank);
+	json_key(j, "ranks");
+	json_int(j, (long long)ctx->gpu_ranks);
+	json_key(j, "gpus");
+	json_int(j, ctx->gpus);
+	json_key(j, "shared");
+	json_bool(j, ctx->gpu_ranks > ctx->gpus);
+	json_close(j, '}');
+}
+
 /* "mem": the policy and its nodes. */
 static void output_json_memory(struct json *j, const struct context *ctx,
 			       const struct options *o)
@@ -646,6 +704,8 @@ void output_json(const struct context *ctx, const struct options *o,
 	json_close(&j, '}');
 	if (ctx->near >= 0)
 		output_json_near(&j, ctx);
+	if (ctx->gpu_class)
+		output_json_gpu(&j, ctx);
 	if (o->mem_given)
 		output_json_memory(&j, ctx, o);
 	if (o->tell)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices.h"
 #include "emit.h"
 #include "launcher.h"
 #include "tell.h"
@@ -61,12 +62,18 @@ int tell_parse(const char *what, unsigned *out, const char **bad,
 
 /* How a variable's value is made. */
 enum make {
-	MAKE_N,	     /* N */
-	MAKE_PLACES, /* OpenMP's places: the placement's cores */
-	MAKE_CLOSE,  /* "close" */
-	MAKE_JAVA, /* the user's JAVA_TOOL_OPTIONS + -XX:ActiveProcessorCount=N
-		    */
-	MAKE_MAKE, /* the user's MAKEFLAGS + -jN */
+	MAKE_N,	      /* N */
+	MAKE_PLACES,  /* OpenMP's places: the placement's cores */
+	MAKE_CLOSE,   /* "close" */
+	MAKE_JAVA,    /* the user's JAVA_TOOL_OPTIONS + -XX:Active... */
+	MAKE_MAKE,    /* the user's MAKEFLAGS + -jN */
+	MAKE_CUDA,    /* the GPU's NVIDIA UUID, else its CUDA index */
+	MAKE_ROCR,    /* GPU-<its AMD UUID>, else its ROCm index */
+	MAKE_ZE,      /* its Level Zero index */
+	MAKE_ZE_FLAT, /* "COMPOSITE": ZE_AFFINITY_MASK counts whole GPUs */
+	MAKE_UCX,     /* the NIC: "mlx5_0:1", or its interface */
+	MAKE_NCCL_IB, /* "=mlx5_0": exactly that HCA */
+	MAKE_NCCL_IF, /* "=eth0": exactly that interface */
 };
 
 static const struct rule {
@@ -91,7 +98,50 @@ static const struct rule {
 	{ TELL_BUILD, "CMAKE_BUILD_PARALLEL_LEVEL", MAKE_N, false,
 	  "N build jobs" },
 	{ TELL_BUILD, "MAKEFLAGS", MAKE_MAKE, false, "N make jobs" },
+	{ TELL_GPU, "CUDA_VISIBLE_DEVICES", MAKE_CUDA, false,
+	  "the --near GPU alone, by the UUID the topology gives, else its "
+	  "index" },
+	{ TELL_GPU, "ROCR_VISIBLE_DEVICES", MAKE_ROCR, false,
+	  "the --near GPU alone, by the UUID the topology gives, else its "
+	  "index" },
+	{ TELL_GPU, "ZE_FLAT_DEVICE_HIERARCHY", MAKE_ZE_FLAT, false,
+	  "ZE_AFFINITY_MASK counts whole GPUs, as hwloc does" },
+	{ TELL_GPU, "ZE_AFFINITY_MASK", MAKE_ZE, false,
+	  "the --near GPU alone" },
+	{ TELL_GPU, "UCX_NET_DEVICES", MAKE_UCX, false, "the --near NIC" },
+	{ TELL_GPU, "NCCL_IB_HCA", MAKE_NCCL_IB, false,
+	  "the --near NIC's HCA, exactly" },
+	{ TELL_GPU, "NCCL_SOCKET_IFNAME", MAKE_NCCL_IF, false,
+	  "the --near NIC's interface, exactly" },
 };
+
+/* What the devices say, for the gpu family. */
+struct dev_facts {
+	struct devices_gpu_ids ids;
+	const char *rdma, *netdev;
+};
+
+/* Whether the rule has anything to say about this input. */
+static bool applies(const struct rule *r, const struct dev_facts *f)
+{
+	switch (r->make) {
+	case MAKE_CUDA:
+		return f->ids.cuda >= 0 || f->ids.nvidia_uuid[0];
+	case MAKE_ROCR:
+		return f->ids.rocm >= 0 || f->ids.amd_uuid[0];
+	case MAKE_ZE:
+	case MAKE_ZE_FLAT:
+		return f->ids.ze >= 0;
+	case MAKE_UCX:
+		return f->rdma || f->netdev;
+	case MAKE_NCCL_IB:
+		return f->rdma != NULL;
+	case MAKE_NCCL_IF:
+		return !f->rdma && f->netdev;
+	default:
+		return true;
+	}
+}
 
 /* Whether MAKEFLAGS already sets the jobs: -jN, -j, --jobs, or make's
  * own jobserver (a parent make's). */
@@ -138,7 +188,7 @@ static char *format(const char *fmt, ...)
 }
 
 static char *make_value(const struct tell_input *in, const struct rule *r,
-			const char *user, unsigned n)
+			const char *user, unsigned n, const struct dev_facts *f)
 {
 	size_t len;
 	char *s;
@@ -159,6 +209,23 @@ static char *make_value(const struct tell_input *in, const struct rule *r,
 	case MAKE_MAKE:
 		return format("%s%s-j%u", user ? user : "",
 			      user && *user ? " " : "", n);
+	case MAKE_CUDA:
+		return f->ids.nvidia_uuid[0] ? format("%s", f->ids.nvidia_uuid)
+					     : format("%d", f->ids.cuda);
+	case MAKE_ROCR:
+		return f->ids.amd_uuid[0] ? format("GPU-%s", f->ids.amd_uuid)
+					  : format("%d", f->ids.rocm);
+	case MAKE_ZE:
+		return format("%d", f->ids.ze);
+	case MAKE_ZE_FLAT:
+		return format("COMPOSITE");
+	case MAKE_UCX:
+		return f->rdma ? format("%s:1", f->rdma)
+			       : format("%s", f->netdev);
+	case MAKE_NCCL_IB:
+		return format("=%s", f->rdma);
+	case MAKE_NCCL_IF:
+		return format("=%s", f->netdev);
 	}
 	return NULL;
 }
@@ -178,6 +245,16 @@ static bool user_says_it(const struct rule *r, const char *user)
 
 int tell_compute(const struct tell_input *in, struct tell_result *r)
 {
+	struct dev_facts f = { .ids = { .cuda = -1,
+					.rocm = -1,
+					.ze = -1,
+					.nvidia_uuid = "",
+					.amd_uuid = "" } };
+
+	if (in->gpu >= 0 && (unsigned)in->gpu < in->t->ndevs)
+		devices_gpu_ids(in->t, in->gpu, &f.ids);
+	if (in->nic >= 0 && (unsigned)in->nic < in->t->ndevs)
+		devices_nic_names(in->t, in->nic, &f.rdma, &f.netdev);
 	memset(r, 0, sizeof(*r));
 	r->cpus = cpulist_count(in->cpus);
 	r->n = r->cpus;
@@ -197,7 +274,8 @@ int tell_compute(const struct tell_input *in, struct tell_result *r)
 		const struct rule *ru = &rules[i];
 		struct tell_var *v = &r->vars[r->nvars];
 
-		if (!(in->families & ru->family) || (ru->placing && in->follow))
+		if (!(in->families & ru->family) ||
+		    (ru->placing && in->follow) || !applies(ru, &f))
 			continue;
 		v->name = ru->name;
 		v->why = ru->why;
@@ -205,7 +283,7 @@ int tell_compute(const struct tell_input *in, struct tell_result *r)
 		r->nvars++;
 		if (user_says_it(ru, v->user))
 			continue;
-		if (!(v->value = make_value(in, ru, v->user, r->n))) {
+		if (!(v->value = make_value(in, ru, v->user, r->n, &f))) {
 			tell_free(r);
 			return -1;
 		}

@@ -49,6 +49,8 @@ struct tell_input {
 	 * microseconds of CPU time per period; period 0: no quota. */
 	unsigned long long quota, period;
 	char *const *envp; /* the environment the command would get */
+	int gpu;	   /* --near's GPU (devices_gpu_of), or -1 */
+	int nic;	   /* --near's device when it is a NIC's, or -1 */
 };
 
 struct tell_result {

@@ -174,7 +174,7 @@ _pinrun_map()
 
 _pinrun_device_values()
 {
-    _pinrun_reply "$(_pinrun_map | sed -n \
+    _pinrun_reply "gpu $(_pinrun_map | sed -n \
         -e 's/.*"name":"","type":"pci","subtype":"[^"]*","pci":"\([^"]*\)".*/pci=\1/p' \
         -e 's/.*"name":"\([^"\\]\{1,\}\)","type".*/\1/p')"
 }

@@ -489,3 +489,127 @@ GOMAXPROCS=4"
 	assert_success
 	assert_output "2 2 none"
 }
+
+# --- devices told ------------------------------------------------------------
+
+# The GPUs of a topology file as lstopo names them: the bus ids of the PCI
+# devices with a CUDA, OpenCL or Level Zero device, an NVML or ROCm SMI
+# one, or a DRM render node; one a line.
+gpu_busids() {
+	awk '
+		/<object type="PCIDev"/ { match($0, /pci_busid="[^"]*"/); bus = substr($0, RSTART + 11, RLENGTH - 12) }
+		/<object type="OSDev"/ && bus != "" &&
+		(/subtype="(CUDA|OpenCL|LevelZero)"/ || /name="(nvml|rsmi|renderD)[0-9]/) { print bus }
+	' "$1" | sort -u
+}
+
+# The UUID the XML gives the GPU on bus id $2 (NVIDIAUUID or AMDUUID).
+gpu_uuid() {
+	awk -v want="$2" '
+		/<object type="PCIDev"/ { match($0, /pci_busid="[^"]*"/); bus = substr($0, RSTART + 11, RLENGTH - 12) }
+		bus == want && /name="(NVIDIA|AMD)UUID"/ { match($0, /value="[^"]*"/); print substr($0, RSTART + 7, RLENGTH - 8); exit }
+	' "$1"
+}
+
+# --near=gpu --share i/n on every recorded topology: each rank's GPU is
+# one lstopo knows, local to the CPUs hwloc-calc gives its bus id; the
+# ranks take distinct GPUs (round-robin past their number), in the order
+# of the CPUs they are local to; each plans inside its GPU's CPUs, and the
+# ranks near the same CPUs split them; --dry-run --tell=gpu names the same
+# GPU, by the UUID the XML gives.
+@test "--near=gpu --share i/n: a distinct nearest GPU for each rank and its CPUs, = hwloc-calc, every topology" {
+	local f n g i bus cpus plan json want uuid checked=0 prev_first first
+	for f in "$TOPO"/*.xml; do
+		mapfile -t gpus < <(gpu_busids "$f")
+		g=${#gpus[@]}
+		if [ "$g" -eq 0 ]; then
+			bad "--near=gpu: the topology has no GPU (a CUDA, OpenCL or Level Zero device, an NVML or ROCm SMI one, or a DRM render node)" \
+				--topology "$f" --near=gpu --share 1/2 -n
+			continue
+		fi
+		for n in "$g" $((g + 1)); do
+			declare -A seen=() used=()
+			prev_first=-1
+			for ((i = 1; i <= n; i++)); do
+				json=$("$PINRUN" --topology "$f" --near=gpu --share "$i/$n" --json) || fail "$(basename "$f") $i/$n: $json"
+				bus=$(sed -n 's/.*"near":{[^}]*"pci":"\([^"]*\)".*/\1/p' <<<"$json")
+				cpus=$(sed -n 's/.*"near":{[^}]*"cpus":"\([^"]*\)".*/\1/p' <<<"$json")
+				plan=$(sed -n 's/^{"policy":"near","reason":"[a-z]*","cpus":"\([^"]*\)".*/\1/p' <<<"$json")
+				[[ " ${gpus[*]} " == *" $bus "* ]] || fail "$(basename "$f") $i/$n: GPU '$bus' is not one of ${gpus[*]}"
+				want=$(ref_pus "$f" "pci=$bus")
+				[ "$(expand "$cpus")" = "$want" ] || fail "$(basename "$f") $i/$n: $bus near $cpus, hwloc-calc $want"
+				# The plan is inside the GPU's CPUs.
+				for c in $(expand "$plan" | tr ',' ' '); do
+					[[ ,$want, == *",$c,"* ]] || fail "$(basename "$f") $i/$n: CPU $c is not near $bus ($want)"
+					[ -z "${used[$c]:-}" ] || fail "$(basename "$f") $i/$n: CPU $c is rank ${used[$c]}'s too"
+					used[$c]=$i
+				done
+				# Distinct GPUs up to their number, then round-robin.
+				if [ "$i" -le "$g" ]; then
+					[ -z "${seen[$bus]:-}" ] || fail "$(basename "$f") $i/$n: $bus is rank ${seen[$bus]}'s too"
+					seen[$bus]=$i
+					first=$(cut -d, -f1 <<<"$want")
+					[ "$first" -ge "$prev_first" ] || fail "$(basename "$f") $i/$n: $bus (CPU $first) after CPU $prev_first: not in topology order"
+					prev_first=$first
+				else
+					[ "${seen[$bus]:-}" = $((i - g)) ] || fail "$(basename "$f") $i/$n: $bus, want rank $((i - g))'s GPU"
+				fi
+				# The variables name the same GPU.
+				uuid=$(gpu_uuid "$f" "$bus")
+				run env -i "$PINRUN" --topology "$f" --near=gpu --share "$i/$n" --tell=gpu -n
+				assert_success
+				case $uuid in
+				GPU-*) assert_output "CUDA_VISIBLE_DEVICES=$uuid" ;;
+				?*) assert_output "ROCR_VISIBLE_DEVICES=GPU-$uuid" ;;
+				*) assert_output "" ;;
+				esac
+				checked=$((checked + 1))
+			done
+			unset seen used
+		done
+	done
+	[ "$checked" -ge 40 ] || fail "only $checked ranks checked"
+}
+
+@test "--near=gpu: more ranks than GPUs share them round-robin, and --explain says so" {
+	local f=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml
+	run --separate-stderr "$PINRUN" --topology "$f" --near=gpu --share 6/6 --hot --explain -n
+	assert_success
+	assert_output "68"
+	[[ $stderr == *"pinrun: near gpu: rank 5 of 6 takes cuda1, GPU 2 of the 4 in topology order (by the CPUs they are local to): pci=0004:05:00.0 (3D)"$'\n'* ]] || fail "$stderr"
+	[[ $stderr == *"pinrun: near gpu: the 6 ranks outnumber the 4 GPUs: they take them round-robin, so rank 5 shares cuda1 with rank 1"$'\n'* ]] || fail "$stderr"
+	[[ $stderr == *"pinrun: near gpu: 4 ranks have GPUs local to these CPUs: rank 5 takes part 4 of them, CPUs 68-87"$'\n'* ]] || fail "$stderr"
+	run "$PINRUN" --topology "$f" --near=gpu --share 6/6 --json
+	[[ $output == *'"gpu":{"name":"cuda1","rank":5,"ranks":6,"gpus":4,"shared":true}'* ]] || fail "$output"
+	# Alone, the first GPU and every CPU near it.
+	run "$PINRUN" --topology "$f" --near=gpu -n
+	assert_output "8-87"
+}
+
+@test "--near=GPU --tell: the program sees that GPU alone; a NIC's names for UCX and NCCL" {
+	run env -i "$PINRUN" --topology "$E5" --near=cuda1 --tell=gpu -n
+	assert_output "CUDA_VISIBLE_DEVICES=GPU-fa7cef9c-220f-b6d7-1bb6-ea1e99d3ad0a"
+	run env -i "$PINRUN" --topology "$E5" --near=nvml0 --tell=gpu -n
+	assert_output "CUDA_VISIBLE_DEVICES=GPU-affad486-897e-9778-18e8-26a7127927a8"
+	run env -i "$PINRUN" --topology "$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml" --near=rsmi0 --tell=gpu -n
+	assert_output "ROCR_VISIBLE_DEVICES=GPU-4a7c19da329a2b8c"
+	run env -i "$PINRUN" --topology "$E5" --near=mlx5_0 --tell=gpu -n
+	assert_output "UCX_NET_DEVICES=mlx5_0:1
+NCCL_IB_HCA==mlx5_0"
+	run env -i "$PINRUN" --topology "$E5" --near=enp12s0f0 --tell=gpu -n
+	assert_output "UCX_NET_DEVICES=enp12s0f0
+NCCL_SOCKET_IFNAME==enp12s0f0"
+	# The user's choice stays; CUDA_DEVICE_ORDER is never set.
+	run env -i CUDA_VISIBLE_DEVICES=0 "$PINRUN" --topology "$E5" --near=cuda1 --tell -n
+	refute_line --partial "CUDA_VISIBLE_DEVICES"
+	refute_line --partial "CUDA_DEVICE_ORDER"
+	# Without --near, the gpu family has nothing to say.
+	run env -i "$PINRUN" --topology "$E5" --hot --tell=gpu -n
+	assert_output ""
+}
+
+@test "--near=gpu --emit=srun: each task near its own GPU" {
+	local f=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml
+	run "$PINRUN" --topology "$f" --near=gpu --share 1/4 --hot --emit=srun
+	assert_output "--cpu-bind=map_cpu:8,48,96,136"
+}
