@@ -39,7 +39,7 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -M
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidmap.o \
-	devices.o memory.o launcher.o \
+	devices.o memory.o emit.o tell.o launcher.o \
 	slots.o topofile.o json.o buf.o
 OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
 	errors.o host.o topology.o loader.o cache.o follow.o report.o \

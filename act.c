@@ -120,6 +120,15 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 		output_affinity(who, o->pid, "new", &plan->cpus);
 }
 
+void act_tell(const struct tell_result *r)
+{
+	for (unsigned i = 0; i < r->nvars; i++)
+		if (r->vars[i].value &&
+		    setenv(r->vars[i].name, r->vars[i].value, 1) < 0)
+			msg_die("cannot set %s: %s", r->vars[i].name,
+				strerror(errno));
+}
+
 void act_memory(const struct context *ctx, const struct options *o)
 {
 	const struct cpuset *nodes = &ctx->mem_nodes;

@@ -23,6 +23,9 @@ void act_replace(const struct options *o, const struct policy_plan *plan);
  * context_plan worked out for --mem. */
 void act_memory(const struct context *ctx, const struct options *o);
 
+/* Export --tell's variables (those it sets) for the command. */
+void act_tell(const struct tell_result *r);
+
 /* exec the command; 126 or 127 with a message when it cannot be. */
 void act_exec(char **command) __attribute__((noreturn));
 

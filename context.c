@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -130,6 +131,93 @@ static void read_near(struct context *ctx, const struct options *o)
 	narrow(ctx, &ctx->near_cpus, EXCL_NEAR);
 }
 
+/* --near=gpu: rank's GPU (into *gpu) and its part of base: the GPU's
+ * CPUs, split among the ranks whose GPUs have the same CPUs (their
+ * place pos of same). Returns false when the GPU's CPUs miss base. */
+static bool gpu_part(const struct context *ctx, const struct options *o,
+		     const int *gpus, unsigned long rank, unsigned long ranks,
+		     const struct cpuset *base, int *gpu, struct cpuset *part,
+		     unsigned long *pos, unsigned long *same)
+{
+	const struct topology *t = ctx->t;
+	unsigned n = ctx->gpus;
+	struct cpuset near, other, in;
+	struct policy_error pe;
+
+	*gpu = gpus[rank % n];
+	devices_cpus(t, *gpu, &near);
+	*pos = *same = 0;
+	for (unsigned long r = 0; r < ranks; r++) {
+		devices_cpus(t, gpus[r % n], &other);
+		if (!cpulist_equal(&other, &near))
+			continue;
+		*pos += r < rank;
+		(*same)++;
+	}
+	cpulist_and(&in, base, &near);
+	if (cpulist_empty(&in))
+		return false;
+	if (policy_share(t, &in, o->smt == SMT_ALL, (unsigned)*pos,
+			 (unsigned)*same, part, &pe) == 0)
+		return true;
+	/* More ranks than units near it: one each, round them. */
+	return pe.value2 && policy_share(t, &in, o->smt == SMT_ALL,
+					 (unsigned)(*pos % pe.value2),
+					 (unsigned)pe.value2, part, &pe) == 0;
+}
+
+/* The GPUs of the topology, in a new array; exits when it has none. */
+static int *gpu_list(const struct context *ctx, unsigned *n)
+{
+	int *gpus;
+
+	*n = devices_gpus(ctx->t, NULL, 0);
+	if (!*n)
+		msg_die(
+		    "--near=gpu: the topology has no GPU (a CUDA, OpenCL "
+		    "or Level Zero device, an NVML or ROCm SMI one, or a DRM "
+		    "render node)");
+	if (!(gpus = malloc(*n * sizeof(*gpus))))
+		msg_die("out of memory");
+	devices_gpus(ctx->t, gpus, *n);
+	return gpus;
+}
+
+/* --near=gpu: which GPU this rank takes (of --share's ranks, or the
+ * only one), and its part of that GPU's CPUs. */
+static void read_near_gpu(struct context *ctx, const struct options *o,
+			  const struct cpuset *mask)
+{
+	struct launcher_error e;
+	struct cpuset part;
+	int *gpus = gpu_list(ctx, &ctx->gpus);
+
+	ctx->gpu_class = true;
+	ctx->gpu_ranks = 1;
+	if (o->share) {
+		if (launcher_decide(&o->share_spec, environ, ctx->t, mask,
+				    &ctx->share, &e) < 0)
+			msg_die("%s", errors_launcher(o->share, &e, false));
+		ctx->gpu_rank = ctx->share.index;
+		ctx->gpu_ranks = ctx->share.count;
+	}
+	ctx->gpu_base = ctx->req.allowed;
+	if (!gpu_part(ctx, o, gpus, ctx->gpu_rank, ctx->gpu_ranks,
+		      &ctx->req.allowed, &ctx->near, &part, &ctx->gpu_pos,
+		      &ctx->gpu_same)) {
+		devices_cpus(ctx->t, gpus[ctx->gpu_rank % ctx->gpus],
+			     &ctx->near_cpus);
+		msg_die("--near=gpu: none of the CPUs near rank %lu's GPU (%s) "
+			"is in the allowed set %s",
+			ctx->gpu_rank, msg_cpus(&ctx->near_cpus),
+			msg_cpus(&ctx->req.allowed));
+	}
+	free(gpus);
+	devices_cpus(ctx->t, ctx->near, &ctx->near_cpus);
+	narrow(ctx, &ctx->near_cpus, EXCL_NEAR);
+	narrow(ctx, &part, EXCL_SHARE);
+}
+
 /* The CPUs the topology has but cannot be used, by reason. */
 static void unusable(struct context *ctx)
 {
@@ -175,9 +263,11 @@ void context_fill(struct context *ctx, const struct options *o,
 		policy_kind_cpus(t, o->kind == KIND_FAST, &set);
 		narrow(ctx, &set, EXCL_KIND);
 	}
-	if (o->near)
+	if (o->near && !strcmp(o->near, "gpu"))
+		read_near_gpu(ctx, o, t->this_system ? &mask : NULL);
+	else if (o->near)
 		read_near(ctx, o);
-	if (o->share)
+	if (o->share && !ctx->gpu_class)
 		read_share(ctx, o, t->this_system ? &mask : NULL);
 	if (o->spec)
 		read_spec(ctx, o);
@@ -268,6 +358,41 @@ static void plan_memory(struct context *ctx, const struct options *o,
 			arg, msg_cpus(&plan->cpus));
 }
 
+/* --tell: the CPU quota (a run here), then the variables for the plan
+ * and the environment the command would get. */
+static void plan_tell(struct context *ctx, const struct options *o,
+		      const struct policy_plan *plan)
+{
+	struct tell_input in = { .t = ctx->t,
+				 .cpus = &plan->cpus,
+				 .families = o->tell,
+				 .follow = o->follow,
+				 .envp = environ,
+				 .gpu = -1,
+				 .nic = -1 };
+
+	if (ctx->near >= 0) {
+		enum topo_dev_type type = ctx->t->devs[ctx->near].type;
+		const char *rdma, *netdev;
+
+		in.gpu = devices_gpu_of(ctx->t, ctx->near);
+		devices_nic_names(ctx->t, ctx->near, &rdma, &netdev);
+		if (in.gpu < 0 &&
+		    (type == TOPO_DEV_NETWORK || type == TOPO_DEV_OPENFABRICS ||
+		     ((rdma || netdev) && type == TOPO_DEV_PCI)))
+			in.nic = ctx->near;
+	}
+
+	if (ctx->t->this_system &&
+	    host_cpu_quota(&ctx->quota, &ctx->period, ctx->quota_where,
+			   sizeof(ctx->quota_where)) == 0) {
+		in.quota = ctx->quota;
+		in.period = ctx->period;
+	}
+	if (tell_compute(&in, &ctx->tell) < 0)
+		msg_die("out of memory");
+}
+
 void context_plan(struct context *ctx, const struct options *o,
 		  struct policy_plan *plan)
 {
@@ -296,6 +421,8 @@ void context_plan(struct context *ctx, const struct options *o,
 	if (policy_plan(t, &ctx->req, plan, &e) == 0) {
 		if (o->mem_given)
 			plan_memory(ctx, o, plan);
+		if (o->tell)
+			plan_tell(ctx, o, plan);
 		ctx->t_planned = context_now_ms();
 		return;
 	}
@@ -316,6 +443,63 @@ void context_plan(struct context *ctx, const struct options *o,
 	msg_die("%s", errors_policy(&e, &f));
 }
 
+void context_parts(const struct context *ctx, const struct options *o,
+		   const struct policy_plan *plan, struct cpuset **parts,
+		   unsigned *count)
+{
+	const struct launcher_decision *d = &ctx->share;
+	unsigned n = d->count ? (unsigned)d->count : 1;
+	struct cpuset before, in;
+
+	if (!(*parts = calloc(n, sizeof(**parts))))
+		msg_die("out of memory");
+	*count = n;
+	/* What the share was cut from: the allowed set before it. */
+	cpulist_or(&before, &ctx->req.allowed, &ctx->excluded[EXCL_SHARE]);
+	cpulist_and(&in, &before, &d->mask);
+	for (unsigned i = 0; i < n; i++) {
+		struct launcher_decision other = *d;
+		struct policy_request req = ctx->req;
+		struct launcher_error le;
+		struct policy_error pe;
+		struct policy_plan p;
+
+		if (!d->count || i == d->index) {
+			(*parts)[i] = plan->cpus;
+			continue;
+		}
+		other.index = i;
+		if (ctx->gpu_class) {
+			unsigned long pos, same;
+			unsigned ngpus;
+			int *gpus = gpu_list(ctx, &ngpus), gpu;
+			bool ok = gpu_part(ctx, o, gpus, i, n, &ctx->gpu_base,
+					   &gpu, &req.allowed, &pos, &same);
+
+			free(gpus);
+			if (!ok)
+				msg_die(
+				    "--near=gpu: none of the CPUs near rank "
+				    "%u's GPU is in the allowed set %s",
+				    i, msg_cpus(&ctx->gpu_base));
+		} else if (launcher_part(ctx->t, &other, &in, o->smt == SMT_ALL,
+					 &req.allowed, &le) < 0)
+			msg_die("%s", errors_launcher(o->share, &le,
+						      o->smt == SMT_ALL));
+		if (o->near && o->policy == POLICY_NONE)
+			req.cpus = req.allowed;
+		req.current_cpu = -1;
+		if (policy_plan(ctx->t, &req, &p, &pe) < 0)
+			msg_die("--share %s: part %u of %u (CPUs %s) has no "
+				"placement for %s",
+				msg_input(o->share), i + 1, n,
+				msg_cpus(&req.allowed),
+				o->policy_text[0] ? o->policy_text : "--near");
+		(*parts)[i] = p.cpus;
+		policy_plan_free(&p);
+	}
+}
+
 bool context_plain_cpus(const struct options *o, struct cpuset *cpus)
 {
 	struct cpuset affinity;
@@ -324,7 +508,7 @@ bool context_plain_cpus(const struct options *o, struct cpuset *cpus)
 
 	if (o->policy != POLICY_CPUS || !o->command || o->all || o->dry_run ||
 	    o->explain || o->json || o->mem_given || o->pid || o->follow ||
-	    o->share || o->kind != KIND_ANY || o->near || o->list)
+	    o->share || o->kind != KIND_ANY || o->near || o->list || o->tell)
 		return false;
 	syntax = cpulist_syntax(o->spec);
 	if (syntax == CPULIST_SYNTAX_LOCATION ||

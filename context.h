@@ -10,6 +10,7 @@
 #include "launcher.h"
 #include "options.h"
 #include "policy.h"
+#include "tell.h"
 #include "topotree.h"
 
 /* How long 'idle' watches the CPUs' load. */
@@ -47,8 +48,24 @@ struct context {
 	int near;		    /* --near's device (index in t->devs), or
 				     * -1 */
 	struct cpuset near_cpus;    /* the CPUs local to it */
-	struct cpuset mem_nodes;    /* --mem's nodes, once planned */
+	/* --near=gpu (the class): each local rank its own GPU, in topology
+	 * order, round-robin when the ranks outnumber them; the ranks whose
+	 * GPUs are local to the same CPUs split those. */
+	bool gpu_class;
+	unsigned gpus;			   /* how many the machine has */
+	unsigned long gpu_rank, gpu_ranks; /* this rank, of how many */
+	unsigned long gpu_pos, gpu_same;   /* its place among the ranks
+					    * near the same CPUs, of how
+					    * many */
+	struct cpuset gpu_base;	 /* the allowed set the GPUs' parts are cut
+				  * from */
+	struct cpuset mem_nodes; /* --mem's nodes, once planned */
 	enum mem_from mem_from;
+	/* --tell: the variables, and the CPU quota that capped them
+	 * (period 0: none; where: the file that sets it). */
+	struct tell_result tell;
+	unsigned long long quota, period;
+	char quota_where[4200];
 	const char *cache; /* what the cache did, for --explain */
 	double t_start, t_loaded, t_planned; /* ms, for --explain */
 };
@@ -60,10 +77,20 @@ void context_fill(struct context *ctx, const struct options *o,
 		  const struct topology *t);
 
 /* Plan, or exit with the policy's error in words; with --mem, work out its
- * nodes too (exit when they cannot be used). The plan is freed with
+ * nodes too (exit when they cannot be used); with --tell, the variables
+ * (the quota read on this machine). The plan is freed with
  * policy_plan_free. */
 void context_plan(struct context *ctx, const struct options *o,
 		  struct policy_plan *plan);
+
+/* The placement of each local rank of the node, rank order, into parts
+ * (count of them, a new array the caller frees): with --share, each
+ * part's plan as this one's is made ('current' and 'idle' mean the first
+ * candidate for the other ranks); without, this plan alone. Exits with a
+ * message when a rank's part has no such placement. */
+void context_parts(const struct context *ctx, const struct options *o,
+		   const struct policy_plan *plan, struct cpuset **parts,
+		   unsigned *count);
 
 /* A plain --cpus list or mask that needs no topology: inside pinrun's own
  * affinity, which the kernel already keeps to online, cgroup-allowed CPUs,

@@ -179,7 +179,8 @@ bool devices_known(const struct topology *t, const char *spec)
 	struct devices_error e;
 	int dev;
 
-	return devices_find(t, spec, &dev, &e) == 0 ||
+	/* "gpu" is the class: any GPU of the topology. */
+	return !strcmp(spec, "gpu") || devices_find(t, spec, &dev, &e) == 0 ||
 	       e.code != DEVICES_E_UNKNOWN;
 }
 
@@ -187,6 +188,134 @@ void devices_cpus(const struct topology *t, int dev, struct cpuset *cpus)
 {
 	cpulist_zero(cpus);
 	tree_obj_cpus(t, t->devs[dev].attach, cpus);
+}
+
+/* Whether OS device d makes its PCI device a GPU. */
+static bool compute_dev(const struct topo_dev *d)
+{
+	return (d->type == TOPO_DEV_COPROC &&
+		(!strcmp(d->subtype, "CUDA") || !strcmp(d->subtype, "OpenCL") ||
+		 !strcmp(d->subtype, "LevelZero"))) ||
+	       (d->type == TOPO_DEV_GPU &&
+		(!strncmp(d->name, "nvml", 4) || !strncmp(d->name, "rsmi", 4) ||
+		 !strncmp(d->name, "renderD", 7)));
+}
+
+/* The PCI device dev is (or belongs to); dev itself when it is on none. */
+static int pci_owner(const struct topology *t, int dev)
+{
+	return t->devs[dev].type == TOPO_DEV_PCI ? dev
+	       : t->devs[dev].pci >= 0		 ? t->devs[dev].pci
+						 : dev;
+}
+
+int devices_gpu_of(const struct topology *t, int dev)
+{
+	int owner = pci_owner(t, dev);
+
+	for (unsigned i = 0; i < t->ndevs; i++)
+		if (((int)i == owner || t->devs[i].pci == owner) &&
+		    t->devs[i].type != TOPO_DEV_PCI && compute_dev(&t->devs[i]))
+			return owner;
+	return -1;
+}
+
+/* The first CPU a device is local to, for ordering. */
+static int first_cpu(const struct topology *t, int dev)
+{
+	struct cpuset cpus;
+
+	devices_cpus(t, dev, &cpus);
+	return cpulist_next(&cpus, -1);
+}
+
+unsigned devices_gpus(const struct topology *t, int *out, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < t->ndevs; i++) {
+		int g = devices_gpu_of(t, (int)i), at;
+
+		if (g != (int)i)
+			continue;
+		/* Insertion by first CPU; equal ones keep hwloc's order. */
+		if (n < max) {
+			at = (int)n;
+			while (at > 0 &&
+			       first_cpu(t, out[at - 1]) > first_cpu(t, g)) {
+				out[at] = out[at - 1];
+				at--;
+			}
+			out[at] = g;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* The number after prefix in name ("cuda3" -> 3), or -1. */
+static int index_after(const char *name, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	int n = 0;
+
+	if (strncmp(name, prefix, len) || !name[len])
+		return -1;
+	for (const char *p = name + len; *p; p++) {
+		if (*p < '0' || *p > '9' || n > 100000)
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	return n;
+}
+
+void devices_gpu_ids(const struct topology *t, int gpu,
+		     struct devices_gpu_ids *ids)
+{
+	*ids = (struct devices_gpu_ids){ .cuda = -1,
+					 .rocm = -1,
+					 .ze = -1,
+					 .nvidia_uuid = "",
+					 .amd_uuid = "",
+					 .name = t->devs[gpu].name };
+	for (unsigned i = 0; i < t->ndevs; i++) {
+		const struct topo_dev *d = &t->devs[i];
+
+		if (((int)i != gpu && d->pci != gpu) || d->type == TOPO_DEV_PCI)
+			continue;
+		if (!strcmp(d->subtype, "CUDA") && ids->cuda < 0)
+			ids->cuda = index_after(d->name, "cuda");
+		if (!strcmp(d->subtype, "LevelZero") && ids->ze < 0)
+			ids->ze = index_after(d->name, "ze");
+		if (!strncmp(d->name, "rsmi", 4) && ids->rocm < 0)
+			ids->rocm = index_after(d->name, "rsmi");
+		if (!strncmp(d->name, "nvml", 4) && d->uuid[0])
+			ids->nvidia_uuid = d->uuid;
+		if (!strncmp(d->name, "rsmi", 4) && d->uuid[0])
+			ids->amd_uuid = d->uuid;
+		/* The name its runtime knows it by, first. */
+		if (compute_dev(d) &&
+		    (!ids->name[0] || d->type == TOPO_DEV_COPROC))
+			ids->name = d->name;
+	}
+}
+
+void devices_nic_names(const struct topology *t, int dev, const char **rdma,
+		       const char **netdev)
+{
+	int owner = pci_owner(t, dev);
+
+	*rdma = *netdev = NULL;
+	for (unsigned i = 0; i < t->ndevs; i++) {
+		const struct topo_dev *d = &t->devs[i];
+
+		if ((int)i != owner && d->pci != owner)
+			continue;
+		if (d->type == TOPO_DEV_OPENFABRICS && !*rdma)
+			*rdma = d->name;
+		if (d->type == TOPO_DEV_NETWORK && !*netdev)
+			*netdev = d->name;
+	}
 }
 
 size_t devices_label(const struct topology *t, int dev, char *buf, size_t size)

@@ -42,6 +42,36 @@ bool devices_known(const struct topology *t, const char *spec);
 /* The CPUs local to device dev: those of the object it hangs from. */
 void devices_cpus(const struct topology *t, int dev, struct cpuset *cpus);
 
+/* GPUs: a PCI device (or an OS device on none) with a compute device of
+ * a GPU's runtime (CUDA, OpenCL, Level Zero), an NVML or ROCm SMI device,
+ * or a DRM render node. */
+
+/* The GPU device dev belongs to (its PCI device, or itself), or -1 when
+ * it is none. */
+int devices_gpu_of(const struct topology *t, int dev);
+
+/* The machine's GPUs in topology order (by the first CPU they are local
+ * to, then in hwloc's order), as devices_gpu_of gives them, into out (up
+ * to max); returns how many there are. */
+unsigned devices_gpus(const struct topology *t, int *out, unsigned max);
+
+/* How the runtimes name GPU gpu: each index -1 and each uuid "" when the
+ * topology does not say. */
+struct devices_gpu_ids {
+	int cuda, rocm, ze;	 /* cudaN, rsmiN, zeN: their index */
+	const char *nvidia_uuid; /* "GPU-..." (NVML's) */
+	const char *amd_uuid;	 /* as hwloc gives it: hex digits */
+	const char *name;	 /* what to call it: "cuda0", "rsmi3" */
+};
+void devices_gpu_ids(const struct topology *t, int gpu,
+		     struct devices_gpu_ids *ids);
+
+/* The network devices of the PCI device dev belongs to: the first
+ * OpenFabrics (InfiniBand, RoCE: "mlx5_0") and network interface
+ * ("ib0", "eth0") names, NULL when it has none. */
+void devices_nic_names(const struct topology *t, int dev, const char **rdma,
+		       const char **netdev);
+
 /* "network", "block", "gpu", "openfabrics", "dma", "coproc", "pci". */
 const char *devices_type_name(enum topo_dev_type type);
 

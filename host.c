@@ -573,3 +573,140 @@ enum host_gain host_privileged_program(const char *command)
 		return HOST_GAIN_NONE;
 	return host_exec_gain(file);
 }
+
+/* --- CPU quota ---------------------------------------------------------- */
+
+/* Whether the comma-separated list has word. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = list; *p;
+	     p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+		if (strcspn(p, ",") == len && !strncmp(p, word, len))
+			return true;
+	return false;
+}
+
+/* Where the hierarchy holding the cpu controller is mounted (v1: a cgroup
+ * mount with "cpu" among its options; v2: the cgroup2 mount), and which
+ * of its directories that mount shows (its root). */
+static bool cgroup_mount(bool v2, char *mnt, size_t mlen, char *root,
+			 size_t rlen)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char r[2048], m[2048], type[64], opts[1024];
+		const char *dash = strstr(line, " - ");
+
+		if (!dash ||
+		    sscanf(line, "%*s %*s %*s %2047s %2047s", r, m) != 2 ||
+		    sscanf(dash, " - %63s %*s %1023s", type, opts) != 2)
+			continue;
+		if (v2 ? strcmp(type, "cgroup2")
+		       : strcmp(type, "cgroup") || !has_word(opts, "cpu"))
+			continue;
+		snprintf(mnt, mlen, "%s", m);
+		snprintf(root, rlen, "%s", r);
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* The quota of one cgroup directory, if it has one. */
+static bool dir_quota(const char *dir, bool v2, unsigned long long *q,
+		      unsigned long long *p, char *file, size_t size)
+{
+	char path[PATH_MAX + 32], text[128];
+	long long quota;
+
+	if (v2) {
+		snprintf(path, sizeof(path), "%s/cpu.max", dir);
+		if (read_line(path, text, sizeof(text)) < 0 ||
+		    sscanf(text, "%lld %llu", &quota, p) != 2 || quota <= 0)
+			return false;
+		*q = (unsigned long long)quota;
+	} else {
+		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
+		if (read_line(path, text, sizeof(text)) < 0 ||
+		    sscanf(text, "%lld", &quota) != 1 || quota <= 0)
+			return false;
+		*q = (unsigned long long)quota;
+		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
+		if (read_line(path, text, sizeof(text)) < 0 ||
+		    sscanf(text, "%llu", p) != 1)
+			return false;
+		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
+	}
+	snprintf(file, size, "%s", path);
+	return *p > 0;
+}
+
+/* Walk from the cgroup at path (in its hierarchy) up to the mount. */
+static void walk_quota(bool v2, const char *path, unsigned long long *quota,
+		       unsigned long long *period, char *where, size_t size)
+{
+	char mnt[2048], root[2048], dir[PATH_MAX], file[PATH_MAX + 32];
+	size_t rlen, mlen;
+
+	if (!cgroup_mount(v2, mnt, sizeof(mnt), root, sizeof(root)))
+		return;
+	rlen = strcmp(root, "/") ? strlen(root) : 0;
+	if (rlen && strncmp(path, root, rlen))
+		return; /* the mount shows another part of the hierarchy */
+	snprintf(dir, sizeof(dir), "%s%s", mnt, path + rlen);
+	mlen = strlen(mnt);
+	for (;;) {
+		unsigned long long q, p;
+		char *slash;
+
+		/* q/p < quota/period, without division. */
+		if (dir_quota(dir, v2, &q, &p, file, sizeof(file)) &&
+		    (!*period || q * *period < *quota * p)) {
+			*quota = q;
+			*period = p;
+			snprintf(where, size, "%s", file);
+		}
+		if (strlen(dir) <= mlen || !(slash = strrchr(dir, '/')) ||
+		    (size_t)(slash - dir) < mlen)
+			break;
+		*slash = '\0';
+	}
+}
+
+int host_cpu_quota(unsigned long long *quota, unsigned long long *period,
+		   char *where, size_t size)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[4096];
+
+	*quota = *period = 0;
+	if (size)
+		where[0] = '\0';
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *path;
+		bool v2, cpu = false;
+
+		if (!ctl || !(path = strchr(ctl + 1, ':')))
+			continue;
+		*path++ = '\0';
+		path[strcspn(path, "\n")] = '\0';
+		ctl++;
+		v2 = !strcmp(line, "0") && !*ctl;
+		for (char *c = strtok(ctl, ","); c && !v2;
+		     c = strtok(NULL, ","))
+			cpu |= !strcmp(c, "cpu");
+		if (v2 || cpu)
+			walk_quota(v2, path, quota, period, where, size);
+	}
+	fclose(f);
+	return 0;
+}

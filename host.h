@@ -97,4 +97,12 @@ int host_find_program(const char *command, char *file, size_t size);
 /* What command, found as execvp would, gains at exec (host_exec_gain). */
 enum host_gain host_privileged_program(const char *command);
 
+/* The tightest CPU quota on the caller: of its cgroup and every ancestor,
+ * cgroup v2's cpu.max or v1's cpu.cfs_quota_us / cpu.cfs_period_us, the
+ * one that allows the fewest CPUs. Fills quota and period (microseconds;
+ * period 0 when no cgroup has a quota) and where (the file that sets it).
+ * Returns 0, or a negative errno when /proc/self/cgroup cannot be read. */
+int host_cpu_quota(unsigned long long *quota, unsigned long long *period,
+		   char *where, size_t size);
+
 #endif

@@ -23,6 +23,11 @@ static const char *env_get(char *const *envp, const char *name)
 	return NULL;
 }
 
+const char *launcher_getenv(char *const *envp, const char *name)
+{
+	return env_get(envp, name);
+}
+
 /* A plain decimal number of len characters, up to LAUNCHER_MAX. */
 static bool number(const char *s, size_t len, unsigned long *out,
 		   enum launcher_why *why)

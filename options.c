@@ -22,6 +22,7 @@
 #include "options.h"
 #include "pinrun.h"
 #include "suggest.h"
+#include "tell.h"
 
 enum {
 	OPT_POLICY = CHAR_MAX + 1, /* + index in policy_options */
@@ -45,6 +46,8 @@ enum {
 	OPT_LIST,
 	OPT_PHYSICAL,
 	OPT_TID,
+	OPT_EMIT,
+	OPT_TELL,
 };
 
 /* The policies, once: for the parser and for --help. */
@@ -84,13 +87,24 @@ static const struct other_option {
 	  "location indexes are OS indexes (hwloc's -p)" },
 	{ "near", required_argument, OPT_NEAR, "=<device>",
 	  "keep to the CPUs near an I/O device: eth0,\n"
-	  "                            mlx5_0, cuda0, nvme0n1, pci=<bus id>" },
+	  "                            mlx5_0, cuda0, nvme0n1, pci=<bus id>;\n"
+	  "                            gpu: each --share rank its own GPU" },
 	{ "mem", required_argument, OPT_MEM, "=<mode>[:<nodes>]",
 	  "memory policy bind, interleave, preferred or\n"
 	  "                            local, on the placement's NUMA nodes\n"
 	  "                            (the device's with --near) or on\n"
 	  "                            <nodes>: 0,2  all  mcdram" },
 	{ "dry-run", no_argument, 'n', "", "print the CPU list, run nothing" },
+	{ "emit", required_argument, OPT_EMIT, "=<format>",
+	  "print the plan as another tool takes it, run\n"
+	  "                            nothing (see below)" },
+	{ "tell", optional_argument, OPT_TELL, "[=<what>]",
+	  "tell the command's thread pools the placement:\n"
+	  "                            OMP_NUM_THREADS, GOMAXPROCS, "
+	  "MAKEFLAGS...\n"
+	  "                            (what: "
+	  "omp,blas,go,java,rust,build,gpu,\n"
+	  "                            all)" },
 	{ "explain", no_argument, OPT_EXPLAIN, "", "tell why, on stderr" },
 	{ "json", no_argument, OPT_JSON, "",
 	  "print the plan as JSON, run nothing" },
@@ -170,7 +184,11 @@ static void __attribute__((noreturn)) usage(void)
 	    "index with --physical) for the others. A <spec> is a CPU list\n"
 	    "(0-3,8), a mask (0xff, ff, ff,00000000) or hwloc locations\n"
 	    "('package:0 ~core:0', 'numa:1.core:0-3').\n"
-	    "\nFor more details see pinrun(1).\n");
+	    "\n<format> for --emit:\n");
+	for (unsigned i = 0; i < emit_nformats; i++)
+		printf("  %-10s%s\n", emit_formats[i].name,
+		       emit_formats[i].help);
+	printf("\nFor more details see pinrun(1).\n");
 	exit(msg_close_stdout(PINRUN_EXIT_OK));
 }
 
@@ -204,6 +222,8 @@ enum {
 	F_PHYSICAL = 1 << 23,
 	F_QUIET = 1 << 24,
 	F_INDEX = 1 << 25, /* --cpus, --hot=SPEC or --same-*=N */
+	F_EMIT = 1 << 26,
+	F_TELL = 1 << 27,
 };
 
 static const char *const flag_names[] = {
@@ -212,7 +232,7 @@ static const char *const flag_names[] = {
 	"--show",     "--pid",	  "--topology", "--follow",   "--threads",
 	"--wait-all", "--report", "--share",	"--kind",     "a command",
 	"--near",     "--list",	  "--tid",	"--physical", "--quiet",
-	"an index",
+	"an index",   "--emit",	  "--tell",
 };
 
 /* A rule fires when any option of `given` was given, with any of `with`
@@ -227,12 +247,15 @@ static const struct rule {
 	  F_POLICY | F_PID | F_TOPOLOGY | F_EXPLAIN | F_DRY_RUN | F_MEM |
 	      F_ALL | F_SMT | F_NO_SMT | F_FOLLOW | F_THREADS | F_WAIT_ALL |
 	      F_REPORT | F_SHARE | F_KIND | F_NEAR | F_LIST | F_TID |
-	      F_PHYSICAL | F_QUIET,
+	      F_PHYSICAL | F_QUIET | F_EMIT | F_TELL,
 	  0, "--show takes only a pid (and --json): {other} does not apply" },
 	{ F_LIST,
 	  F_COMMAND | F_PID | F_TID | F_DRY_RUN | F_FOLLOW | F_THREADS |
-	      F_WAIT_ALL | F_REPORT,
+	      F_WAIT_ALL | F_REPORT | F_EMIT | F_TELL,
 	  0, "--list prints a map and runs nothing: {other} does not apply" },
+	{ F_EMIT, F_JSON | F_PID | F_TID | F_FOLLOW | F_TELL, 0,
+	  "--emit prints the plan in another tool's words and runs nothing: "
+	  "{other} does not apply" },
 	{ F_ANY, 0, F_SHOW | F_POLICY | F_NEAR | F_LIST,
 	  "no policy given: use one of --hot, --same-chip, --same-numa, "
 	  "--same-cache, --spread or --cpus" },
@@ -252,6 +275,9 @@ static const struct rule {
 	  "{opt} needs --follow" },
 	{ F_FOLLOW, F_PID | F_TID, 0,
 	  "--follow follows a command it starts: it cannot follow {other}" },
+	{ F_PID | F_TID, F_TELL, 0,
+	  "--tell sets the environment of a command pinrun starts: it cannot "
+	  "change {opt}'s" },
 	{ F_PID | F_TID, F_MEM, 0,
 	  "--mem sets pinrun's own memory policy for the command: it cannot "
 	  "change {opt}'s" },
@@ -262,9 +288,9 @@ static const struct rule {
 	  "one of them" },
 	{ F_ANY, 0,
 	  F_SHOW | F_COMMAND | F_PID | F_TID | F_DRY_RUN | F_JSON | F_EXPLAIN |
-	      F_LIST,
+	      F_LIST | F_EMIT,
 	  "no command given (use --dry-run to print the placement only)" },
-	{ F_TOPOLOGY, F_COMMAND | F_PID, F_DRY_RUN | F_JSON,
+	{ F_TOPOLOGY, F_COMMAND | F_PID, F_DRY_RUN | F_JSON | F_EMIT,
 	  "--topology is for planning only: add --dry-run, or drop --topology "
 	  "to run the command here" },
 };
@@ -310,7 +336,8 @@ static unsigned given_flags(const struct options *o)
 	       (o->kind != KIND_ANY ? F_KIND : 0) |
 	       (o->command ? F_COMMAND : 0) | (o->near ? F_NEAR : 0) |
 	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
-	       (o->quiet ? F_QUIET : 0) |
+	       (o->quiet ? F_QUIET : 0) | (o->emit ? F_EMIT : 0) |
+	       (o->tell ? F_TELL : 0) |
 	       (o->spec ||
 			(o->which == WHICH_INDEX &&
 			 o->policy != POLICY_SPREAD && o->policy != POLICY_NONE)
@@ -539,6 +566,40 @@ static void parse_near(struct options *o, const char *arg)
 		msg_usage("%s", errors_devices(arg, NULL, &e));
 }
 
+static void parse_tell(struct options *o, const char *arg)
+{
+	const char *bad;
+	size_t len;
+
+	if (o->tell)
+		msg_usage("--tell given twice");
+	if (!arg) {
+		o->tell = TELL_ALL;
+		return;
+	}
+	if (tell_parse(arg, &o->tell, &bad, &len) < 0)
+		msg_usage("invalid --tell value '%s': '%s' is none of %s",
+			  msg_input(arg), msg_input_n(bad, len),
+			  tell_family_list());
+}
+
+/* --emit=FORMAT: an unknown format is refused with the list, one line. */
+static void parse_emit(struct options *o, const char *arg)
+{
+	const char *names[16];
+	char list[256];
+
+	if (o->emit)
+		msg_usage("--emit given twice");
+	if ((o->emit = emit_find(arg)))
+		return;
+	for (unsigned i = 0; i < emit_nformats && i < 16; i++)
+		names[i] = emit_formats[i].name;
+	emit_names(list, sizeof(list));
+	msg_die("invalid --emit value '%s': expected %s%s", msg_input(arg),
+		list, near_word("emit", arg, names, emit_nformats));
+}
+
 static void parse_kind(struct options *o, const char *arg, bool *seen)
 {
 	if (*seen)
@@ -760,6 +821,12 @@ const struct options *options_parse(int argc, char **argv)
 		case OPT_LIST:
 			o.list = true;
 			break;
+		case OPT_EMIT:
+			parse_emit(&o, optarg);
+			break;
+		case OPT_TELL:
+			parse_tell(&o, optarg);
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -787,5 +854,6 @@ const struct options *options_parse(int argc, char **argv)
 		o.pid = tid;
 		o.tid = true;
 	}
+	o.dry_run |= o.emit != NULL;
 	return &o;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "emit.h"
 #include "host.h"
 #include "launcher.h"
 #include "policy.h"
@@ -29,9 +30,11 @@ struct options {
 	struct launcher_spec share_spec; /* --share read */
 	bool mem_given;
 	enum host_mempolicy mem;
-	const char *mem_nodes; /* --mem=MODE:NODES's NODES, or NULL */
-	const char *near;      /* --near=DEV, or NULL */
-	/* What to do with it. */
+	const char *mem_nodes;		/* --mem=MODE:NODES's NODES, or NULL */
+	const char *near;		/* --near=DEV, or NULL */
+	const struct emit_format *emit; /* --emit=FORMAT, or NULL */
+	unsigned tell; /* --tell's families (enum tell_family); 0: none */
+	/* What to do with it. --emit sets dry_run too: it runs nothing. */
 	bool dry_run, explain, json, show, list;
 	pid_t pid;  /* --pid, --tid, or --show's pid; 0: none */
 	bool tid;   /* pid came from --tid: one thread, not all */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "devices.h"
+#include "emit.h"
 #include "errors.h"
 #include "host.h"
 #include "json.h"
@@ -70,6 +71,82 @@ void output_dry_run(const struct policy_plan *plan)
 static const char *plural(unsigned n)
 {
 	return n == 1 ? "" : "s";
+}
+
+void output_tell(const struct context *ctx)
+{
+	const struct tell_result *r = &ctx->tell;
+
+	for (unsigned i = 0; i < r->nvars; i++) {
+		size_t len;
+		char *line;
+
+		if (!r->vars[i].value)
+			continue;
+		len = tell_shell_line(&r->vars[i], NULL, 0);
+		if (!(line = malloc(len + 1)))
+			msg_die("out of memory");
+		tell_shell_line(&r->vars[i], line, len + 1);
+		printf("%s\n", line);
+		free(line);
+	}
+}
+
+/* --tell's reasons: N and where it comes from, then each variable. */
+static void explain_tell(const struct context *ctx)
+{
+	const struct tell_result *r = &ctx->tell;
+
+	if (r->capped)
+		msg_note(
+		    "tell: N = %u: the placement's %u CPU%s, capped by the "
+		    "CPU quota of %llu us per %llu us (%s), rounded up",
+		    r->n, r->cpus, plural(r->cpus), ctx->quota, ctx->period,
+		    ctx->quota_where);
+	else if (ctx->period)
+		msg_note(
+		    "tell: N = %u: the placement's %u CPU%s (the CPU quota "
+		    "of %llu us per %llu us in %s allows more)",
+		    r->n, r->cpus, plural(r->cpus), ctx->quota, ctx->period,
+		    ctx->quota_where);
+	else
+		msg_note("tell: N = %u: the placement's %u CPU%s%s", r->n,
+			 r->cpus, plural(r->cpus),
+			 ctx->t->this_system ? " (no CPU quota)" : "");
+	for (unsigned i = 0; i < r->nvars; i++) {
+		const struct tell_var *v = &r->vars[i];
+
+		if (v->value)
+			msg_note("tell: %s=%s (%s%s)", v->name,
+				 msg_input(v->value), v->why,
+				 v->user ? ", appended to the user's" : "");
+		else
+			msg_note("tell: %s left as the user set it: %s",
+				 v->name, msg_input(v->user));
+	}
+}
+
+void output_emit(const struct context *ctx, const struct options *o,
+		 const struct policy_plan *plan)
+{
+	struct emit_plan p = { .t = ctx->t, .cpus = &plan->cpus };
+	struct cpuset *parts;
+	size_t len;
+	char *line;
+
+	if (o->mem_given) {
+		p.mem = host_mempolicy_name(o->mem);
+		p.mems = &ctx->mem_nodes;
+	}
+	context_parts(ctx, o, plan, &parts, &p.nparts);
+	p.parts = parts;
+	len = o->emit->write(&p, NULL, 0);
+	if (!(line = malloc(len + 1)))
+		msg_die("out of memory");
+	o->emit->write(&p, line, len + 1);
+	printf("%s\n", line);
+	free(line);
+	free(parts);
 }
 
 /* The variables --share auto read, as "NAME=value, NAME unset". */
@@ -234,6 +311,38 @@ static void explain_near(const struct context *ctx, const struct options *o)
 			 msg_input(o->near));
 }
 
+/* --near=gpu: which GPU this rank took, and why. */
+static void explain_gpu(const struct context *ctx)
+{
+	struct devices_gpu_ids ids;
+	char dev[400];
+
+	devices_gpu_ids(ctx->t, ctx->near, &ids);
+	device_words(ctx->t, ctx->near, dev, sizeof(dev));
+	msg_note("near gpu: rank %lu of %lu takes %s, GPU %lu of the %u in "
+		 "topology order (by the CPUs they are local to): %s",
+		 ctx->gpu_rank, ctx->gpu_ranks, msg_input(ids.name),
+		 ctx->gpu_rank % ctx->gpus + 1, ctx->gpus, dev);
+	if (ctx->gpu_ranks > ctx->gpus)
+		msg_note("near gpu: the %lu ranks outnumber the %u GPUs: they "
+			 "take them round-robin, so rank %lu shares %s with "
+			 "rank %lu",
+			 ctx->gpu_ranks, ctx->gpus, ctx->gpu_rank,
+			 msg_input(ids.name),
+			 ctx->gpu_rank >= ctx->gpus
+			     ? ctx->gpu_rank % ctx->gpus
+			     : ctx->gpu_rank + ctx->gpus);
+	msg_note("near gpu: local to CPUs %s%s", msg_cpus(&ctx->near_cpus),
+		 cpulist_empty(&ctx->excluded[EXCL_NEAR]) ? ""
+							  : "; the others are "
+							    "excluded");
+	if (ctx->gpu_same > 1)
+		msg_note("near gpu: %lu ranks have GPUs local to these CPUs: "
+			 "rank %lu takes part %lu of them, CPUs %s",
+			 ctx->gpu_same, ctx->gpu_rank, ctx->gpu_pos + 1,
+			 msg_cpus(&ctx->req.allowed));
+}
+
 static void explain_exclusions(const struct context *ctx,
 			       const struct options *o)
 {
@@ -251,9 +360,14 @@ static void explain_exclusions(const struct context *ctx,
 			 msg_cpus(&ctx->excluded[EXCL_KIND]),
 			 o->kind == KIND_FAST ? "fastest" : "slowest",
 			 o->kind == KIND_FAST ? "fast" : "slow");
-	if (ctx->near >= 0)
+	if (ctx->gpu_class && ctx->share.count &&
+	    ctx->share.kind != LAUNCHER_GIVEN)
+		explain_launcher(ctx);
+	if (ctx->gpu_class)
+		explain_gpu(ctx);
+	else if (ctx->near >= 0)
 		explain_near(ctx, o);
-	if (ctx->share.count)
+	if (ctx->share.count && !ctx->gpu_class)
 		explain_share(ctx, o->smt == SMT_ALL);
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
@@ -326,6 +440,8 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 		msg_note("rule: %s", rules[o->policy]);
 	if (o->mem_given)
 		explain_memory(ctx, o);
+	if (o->tell)
+		explain_tell(ctx);
 }
 
 void output_explain(const struct context *ctx, const struct options *o,
@@ -461,6 +577,27 @@ static void output_json_near(struct json *j, const struct context *ctx)
 	json_close(j, '}');
 }
 
+/* "gpu": --near=gpu's choice. */
+static void output_json_gpu(struct json *j, const struct context *ctx)
+{
+	struct devices_gpu_ids ids;
+
+	devices_gpu_ids(ctx->t, ctx->near, &ids);
+	json_key(j, "gpu");
+	json_open(j, '{');
+	json_key(j, "name");
+	json_string(j, ids.name);
+	json_key(j, "rank");
+	json_int(j, (long long)ctx->gpu_rank);
+	json_key(j, "ranks");
+	json_int(j, (long long)ctx->gpu_ranks);
+	json_key(j, "gpus");
+	json_int(j, ctx->gpus);
+	json_key(j, "shared");
+	json_bool(j, ctx->gpu_ranks > ctx->gpus);
+	json_close(j, '}');
+}
+
 /* "mem": the policy and its nodes. */
 static void output_json_memory(struct json *j, const struct context *ctx,
 			       const struct options *o)
@@ -479,6 +616,48 @@ static void output_json_memory(struct json *j, const struct context *ctx,
 	json_set(j, "nodes", &ctx->mem_nodes);
 	json_key(j, "from");
 	json_string(j, from[ctx->mem_from]);
+	json_close(j, '}');
+}
+
+/* "tell": N, the quota, what was set and what was left. */
+static void output_json_tell(struct json *j, const struct context *ctx)
+{
+	const struct tell_result *r = &ctx->tell;
+
+	json_key(j, "tell");
+	json_open(j, '{');
+	json_key(j, "n");
+	json_int(j, r->n);
+	json_key(j, "cpus");
+	json_int(j, r->cpus);
+	json_key(j, "quota");
+	if (ctx->period) {
+		json_open(j, '{');
+		json_key(j, "quota_us");
+		json_int(j, (long long)ctx->quota);
+		json_key(j, "period_us");
+		json_int(j, (long long)ctx->period);
+		json_key(j, "file");
+		json_string(j, ctx->quota_where);
+		json_key(j, "capped");
+		json_bool(j, r->capped);
+		json_close(j, '}');
+	} else {
+		json_null(j);
+	}
+	for (int set = 1; set >= 0; set--) {
+		json_key(j, set ? "set" : "left");
+		json_open(j, '{');
+		for (unsigned i = 0; i < r->nvars; i++) {
+			const struct tell_var *v = &r->vars[i];
+
+			if ((v->value != NULL) != set)
+				continue;
+			json_key(j, v->name);
+			json_string(j, set ? v->value : v->user);
+		}
+		json_close(j, '}');
+	}
 	json_close(j, '}');
 }
 
@@ -525,8 +704,12 @@ void output_json(const struct context *ctx, const struct options *o,
 	json_close(&j, '}');
 	if (ctx->near >= 0)
 		output_json_near(&j, ctx);
+	if (ctx->gpu_class)
+		output_json_gpu(&j, ctx);
 	if (o->mem_given)
 		output_json_memory(&j, ctx, o);
+	if (o->tell)
+		output_json_tell(&j, ctx);
 	json_key(&j, "topology");
 	json_open(&j, '{');
 	output_json_counts(&j, t);

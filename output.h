@@ -11,6 +11,11 @@
 #include "policy.h"
 
 void output_dry_run(const struct policy_plan *plan);
+/* --dry-run --tell: the variables as VAR=value lines (for eval, or env). */
+void output_tell(const struct context *ctx);
+/* --emit's line. */
+void output_emit(const struct context *ctx, const struct options *o,
+		 const struct policy_plan *plan);
 void output_explain(const struct context *ctx, const struct options *o,
 		    const struct policy_plan *plan);
 void output_json(const struct context *ctx, const struct options *o,

@@ -106,6 +106,10 @@ int main(int argc, char **argv)
 		list_print(&ctx, o, &plan);
 	else if (o->json)
 		output_json(&ctx, o, &plan);
+	else if (o->emit)
+		output_emit(&ctx, o, &plan);
+	else if (o->dry_run && o->tell)
+		output_tell(&ctx);
 	else if (o->dry_run)
 		output_dry_run(&plan);
 	if (o->pid && !o->dry_run && !o->json)
@@ -117,15 +121,19 @@ int main(int argc, char **argv)
 		 * do. */
 		if (o->mem_given)
 			act_memory(&ctx, o);
+		if (o->tell)
+			act_tell(&ctx.tell);
 		if (o->follow)
 			follower_start(o, &plan);
 		else
 			act_bind(0, &plan.cpus);
 		tree_free(t);
 		policy_plan_free(&plan);
+		tell_free(&ctx.tell);
 		act_exec(o->command);
 	}
 	tree_free(t);
 	policy_plan_free(&plan);
+	tell_free(&ctx.tell);
 	return msg_close_stdout(PINRUN_EXIT_OK);
 }

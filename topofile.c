@@ -13,7 +13,7 @@
 
 /* Bump when the layout below changes. 3: NUMA memory, kind and
  * distances; I/O devices. */
-#define FORMAT 3
+#define FORMAT 4
 static const char magic[8] = { 'p', 'i', 'n', 'r', 'u', 'n', 'T', '\n' };
 
 uint64_t topofile_checksum(const void *buf, size_t len)
@@ -58,6 +58,7 @@ static void put_devices(struct buf *w, const struct topology *t)
 		put_string(w, d->busid);
 		put_string(w, d->name);
 		put_string(w, d->subtype);
+		put_string(w, d->uuid);
 	}
 }
 
@@ -250,6 +251,7 @@ static void read_devices(struct reader *rd, struct topology *t)
 		get_string(rd, d.busid, sizeof(d.busid));
 		get_string(rd, d.name, sizeof(d.name));
 		get_string(rd, d.subtype, sizeof(d.subtype));
+		get_string(rd, d.uuid, sizeof(d.uuid));
 		if (!rd->bad && tree_add_dev(t, &d) < 0)
 			rd->bad = true;
 	}

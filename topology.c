@@ -299,6 +299,12 @@ static int add_dev(struct topology *t, hwloc_obj_t o, int attach, int pci,
 	}
 	snprintf(d.subtype, sizeof(d.subtype), "%s",
 		 o->subtype ? o->subtype : "");
+	for (unsigned i = 0; i < o->infos_count; i++)
+		if (!strcmp(o->infos[i].name, "NVIDIAUUID") ||
+		    !strcmp(o->infos[i].name, "AMDUUID") ||
+		    !strcmp(o->infos[i].name, "LevelZeroUUID"))
+			snprintf(d.uuid, sizeof(d.uuid), "%s",
+				 o->infos[i].value);
 	return tree_add_dev(t, &d);
 }
 

@@ -108,6 +108,8 @@ struct topo_dev {
 			     * device's PCI device's; "" when none */
 	char name[TOPO_DEV_NAME_MAX]; /* an OS device's name: "eth0" */
 	char subtype[32];	      /* "CUDA", "Disk", or "" */
+	char uuid[64]; /* a GPU's as hwloc gives it (NVIDIAUUID "GPU-...",
+			* AMDUUID, LevelZeroUUID), or "" */
 };
 
 /* One level of the tree: the objects of one depth in logical order. */

@@ -36,7 +36,7 @@ _pinrun_words()
 
 # Every long option, as --help lists them.
 _pinrun_options="--hot --same-chip --same-numa --same-cache --spread --cpus
-    --smt --no-smt --all --physical --near --mem --dry-run --explain --json
+    --smt --no-smt --all --physical --near --mem --dry-run --emit --tell --explain --json
     --topology --follow --threads --wait-all --report --share --kind
     --no-cache --pid --tid --quiet --show --list --help --version"
 _pinrun_policies="--hot --same-chip --same-numa --same-cache --spread --cpus"
@@ -81,7 +81,7 @@ _pinrun_takes_arg()
     esac
     case $(_pinrun_long "$1") in
         --cpus | --near | --mem | --pid | --tid | --topology | --report | \
-            --share | --kind) return 0 ;;
+            --share | --kind | --emit) return 0 ;;
     esac
     return 1
 }
@@ -96,14 +96,17 @@ _pinrun_conflicts()
         --spread) echo "$_pinrun_policies --physical --show" ;;
         --cpus) echo "$_pinrun_policies --smt --no-smt --show" ;;
         --smt | --no-smt) echo "--smt --no-smt --cpus --show" ;;
-        --pid | --tid) echo "--pid --tid --follow --threads --wait-all --report --mem --topology --show --list" ;;
-        --list) echo "--list --pid --tid --dry-run --follow --threads --wait-all --report --show" ;;
-        --follow | --threads | --wait-all | --report) echo "$1 --pid --tid --show --list" ;;
+        --pid | --tid) echo "--pid --tid --follow --threads --wait-all --report --mem --topology --show --list --emit --tell" ;;
+        --list) echo "--list --pid --tid --dry-run --follow --threads --wait-all --report --show --emit --tell" ;;
+        --follow) echo "$1 --pid --tid --show --list --emit" ;;
+        --threads | --wait-all | --report) echo "$1 --pid --tid --show --list" ;;
+        --emit) echo "$1 --json --pid --tid --follow --show --list --tell" ;;
+        --tell) echo "$1 --pid --tid --show --list --emit" ;;
         --dry-run) echo "$1 --show --list" ;;
         --mem | --topology) echo "$1 --pid --tid --show" ;;
         --physical) echo "--physical --spread --show" ;;
         --help | --version) echo "$_pinrun_options" ;;
-        --json) echo "$1" ;;
+        --json) echo "$1 --emit" ;;
         *) echo "$1 --show" ;;
     esac
 }
@@ -171,9 +174,21 @@ _pinrun_map()
 
 _pinrun_device_values()
 {
-    _pinrun_reply "$(_pinrun_map | sed -n \
+    _pinrun_reply "gpu $(_pinrun_map | sed -n \
         -e 's/.*"name":"","type":"pci","subtype":"[^"]*","pci":"\([^"]*\)".*/pci=\1/p' \
         -e 's/.*"name":"\([^"\\]\{1,\}\)","type".*/\1/p')"
+}
+
+# --tell's families, comma-separated: those not yet in the list.
+_pinrun_tell_values()
+{
+    local f head='' list=()
+
+    [[ $cur == *,* ]] && head=${cur%,*},
+    for f in omp blas go java rust build gpu all; do
+        [[ ,$head == *",$f,"* ]] || list+=("$head$f")
+    done
+    _pinrun_reply "${list[*]}"
 }
 
 _pinrun_mem_values()
@@ -441,9 +456,15 @@ _pinrun()
                 _pinrun_machine && _pinrun_reply "$(_pinrun_upto $((${m_count[core]:-0} + 1)) | cut -d' ' -f2-)"
                 ;;
             --follow) _pinrun_reply "strict" ;;
+            --tell) _pinrun_tell_values ;;
             --mem) _pinrun_mem_values ;;
             --near) _pinrun_device_values ;;
             --kind) _pinrun_reply "fast slow any" ;;
+            --emit)
+                # The formats, as pinrun --help lists them.
+                _pinrun_reply "$("${words[0]}" --help 2>/dev/null |
+                    sed -n '/^<format> for --emit:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p')"
+                ;;
             --share) _pinrun_reply "auto auto/2 1/2 2/2" ;;
             --topology | --report) _pinrun_files ;;
             --pid) _pinrun_pids ;;
@@ -471,8 +492,8 @@ _pinrun()
             [[ $excluded == *" $o "* ]] && continue
             case $o in
                 --hot | --same-chip | --same-numa | --same-cache | --spread | \
-                    --follow) opts+=" $o $o=" ;;
-                --mem | --kind | --near) opts+=" $o=" ;;
+                    --follow | --tell) opts+=" $o $o=" ;;
+                --mem | --kind | --near | --emit) opts+=" $o=" ;;
                 *) opts+=" $o" ;;
             esac
             case $o in

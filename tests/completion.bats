@@ -78,7 +78,9 @@ complete_line() {
 	run complete_line "$PINRUN --hot --pid 1 --t"
 	assert_output ""
 	run complete_line "$PINRUN --hot --t"
-	assert_output "--topology
+	assert_output "--tell
+--tell=
+--topology
 --threads
 --tid"
 	run complete_line "$PINRUN --hot --pid 1 --f"
@@ -199,4 +201,45 @@ idle
 		run complete_line "$PINRUN --hot -- pinrun-compare --ru" "$REPO/completion/pinrun-compare.bash"
 		assert_output "--runs"
 	fi
+}
+
+@test "completion: --emit= offers the formats --help lists; --emit rules out --json" {
+	run complete_line "$PINRUN --hot --emit="
+	assert_output "taskset
+numactl
+hwloc
+systemd
+docker
+srun
+openmp
+likwid"
+	run complete_line "$PINRUN --hot --emit=s"
+	assert_output "systemd
+srun"
+	run complete_line "$PINRUN --hot --emit=srun --j"
+	assert_output ""
+	run complete_line "$PINRUN --hot --json --em"
+	assert_output ""
+	run complete_line "$PINRUN --hot --em"
+	assert_output "--emit="
+}
+
+@test "completion: --tell= offers the families pinrun names, after a comma too" {
+	run complete_line "$PINRUN --hot --tell="
+	want=$(printf '%s\n' omp blas go java rust build gpu all)
+	assert_output "$want"
+	# The same families as pinrun's own refusal lists.
+	run --separate-stderr "$PINRUN" --hot --tell=x -n
+	[[ $stderr == *"is none of omp, blas, go, java, rust, build, gpu or all"* ]] || fail "$stderr"
+	run complete_line "$PINRUN --hot --tell=omp,g"
+	assert_output "omp,go
+omp,gpu"
+	run complete_line "$PINRUN --hot --tell=omp,go,"
+	refute_line "omp,go,omp"
+	assert_line "omp,go,blas"
+	run complete_line "$PINRUN --hot --te"
+	assert_output "--tell
+--tell="
+	run complete_line "$PINRUN --hot --tell --em"
+	assert_output ""
 }

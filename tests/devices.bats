@@ -224,7 +224,9 @@ complete_line() {
 	names=$(lstopo-no-graphics --only osdev 2>/dev/null | sed -n 's/^.*"\(.*\)"$/\1/p' | sort)
 	[ -n "$names" ] || skip_unless_works "hwloc finds no device here"
 	run complete_line "$PINRUN --near="
-	[ "$(grep -v '^pci=' <<<"$output" | sort)" = "$names" ] || fail "offered: $output; hwloc names: $names"
+	# and gpu, the class (--near=gpu).
+	assert_line "gpu"
+	[ "$(grep -v -e '^pci=' -e '^gpu$' <<<"$output" | sort)" = "$names" ] || fail "offered: $output; hwloc names: $names"
 }
 
 @test "completion: --mem= offers the modes, then nodes and kinds" {
