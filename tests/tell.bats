@@ -239,7 +239,7 @@ emit_value() {
 	assert_line "Cpus_allowed_list:	1"
 }
 
-# srun on the one-node Slurm: each task of the step lands where the map
+# srun on a one-node Slurm (scripts/cluster start 1): each task of the step lands where the map
 # says. The whole cluster's life is inside the lock, so that no other suite
 # runs Slurm meanwhile.
 @test "--emit=srun: srun binds each task of the step to its part" {
@@ -254,10 +254,9 @@ emit_value() {
 	run timeout 200 flock /tmp/pinrun-slurm.lock bash -c '
 		repo=$1 bind=$2
 		dir=$(mktemp -d /tmp/pinrun-slurm.XXXXXX) && rmdir "$dir" || exit 3
-		"$repo/scripts/cluster" start "$dir" >"$dir.log" 2>&1 3>&- &
-		keeper=$!
-		trap "\"$repo/scripts/cluster\" stop \"$dir\"; wait $keeper; rm -f \"$dir.log\"" EXIT
-		"$repo/scripts/cluster" wait "$dir" || { tail -n 3 "$dir.log"; exit 4; }
+		trap "\"$repo/scripts/cluster\" stop \"$dir\"; rm -f \"$dir.start\"" EXIT
+		"$repo/scripts/cluster" start 1 "$dir" >"$dir.start" 2>&1 3>&- ||
+			{ tail -n 3 "$dir.start"; exit 4; }
 		SLURM_CONF=$dir/slurm.conf timeout 60 srun -n 2 --label "$bind" \
 			sh -c "sed -n \"s/^Cpus_allowed_list:[[:space:]]*/cpus /p\" /proc/self/status" </dev/null
 	' _ "$BATS_TEST_DIRNAME/.." "$bind"
