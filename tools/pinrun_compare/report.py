@@ -1,0 +1,293 @@
+import json
+import math
+import os
+import shlex
+import urllib.parse
+from dataclasses import dataclass
+
+from .common import CONFIDENCE, PROG
+from .record import CSV_HEADER, csv_line
+from .stats import shortfall
+
+
+# --- what the reports say ----------------------------------------------------
+
+@dataclass
+class Meta:
+    """What a report says besides the rows."""
+    command: list | None
+    metric: str | None
+    prepare: str | None
+    cleanup: str | None
+    better: str
+    from_file: str | None
+    runs: int
+    warmup: int
+    baseline: str
+    host: str | None
+    fail_if_slower: float | None
+    words: dict
+    runs_made: int = 0
+    runs_planned: int | None = None
+    interrupted: str | None = None
+    stopped: str | None = None
+    plot: str | None = None
+
+
+def decimals_for(rows):
+    """Decimals that give the largest median four significant digits."""
+    top = max([abs(r.median) for r in rows if r.median] or [1])
+    return max(0, 3 - math.floor(math.log10(top)))
+
+
+def fnum(x, dec):
+    return "-" if x is None else "%.*f" % (dec, x)
+
+
+def fratio(x):
+    return "-" if x is None else "%.3f" % x
+
+
+def fci(row):
+    ci = row.ci
+    return "-" if ci is None else "[%.3f, %.3f]" % ci
+
+
+def describe_figure(meta):
+    direction = "%s is better" % meta.better
+    if meta.metric is not None:
+        return "the metric's figure (%s)" % direction
+    if meta.from_file is not None:
+        return "the recorded figure (%s)" % direction
+    return "wall time in seconds (%s)" % direction
+
+
+def heading(meta):
+    if meta.from_file is not None:
+        where = "runs recorded in %s" % meta.from_file
+    else:
+        where = "%d run%s per placement after %d warm-up round%s, " \
+                "interleaved" % (meta.runs, "s"[:meta.runs != 1],
+                                 meta.warmup, "s"[:meta.warmup != 1])
+    if meta.interrupted:
+        where += "; interrupted by %s after %d of %d runs" % (
+            meta.interrupted, meta.runs_made, meta.runs_planned)
+    elif meta.stopped:
+        where += "; stopped after %d of %d runs" % (meta.runs_made,
+                                                     meta.runs_planned)
+    return where
+
+
+def failures(tally, labels):
+    """The failed runs, one line per placement and reason."""
+    out = []
+    for label in labels:
+        for reason, (count, seqs) in tally.series[label].failures.items():
+            shown = ", ".join(seqs)
+            if count > len(seqs):
+                shown += " and %d more" % (count - len(seqs))
+            out.append("%s, run%s %s: %s" % (label, "s"[:count > 1], shown,
+                                             reason))
+    return out
+
+
+def gate_lines(rows, meta):
+    out = []
+    for r in rows:
+        if r.gate:
+            out.append("'%s' is slower than '%s' by more than %g%%: ratio "
+                       "%.3f, 95%% CI [%.3f, %.3f]" %
+                       ((r.label, meta.baseline, meta.fail_if_slower,
+                         r.ratio) + r.ci))
+    return out
+
+
+def undecided_lines(rows, meta):
+    return ["cannot decide whether '%s' is slower than '%s' by more than "
+            "%g%%: %s" % (r.label, meta.baseline, meta.fail_if_slower,
+                          shortfall(r))
+            for r in rows if r.undecided]
+
+
+def method_line(meta):
+    return ("ratio: Hodges-Lehmann estimate of the per-round ratios "
+            "placement / baseline (%s); CI: Wilcoxon signed-rank, 95%%" %
+            meta.baseline)
+
+
+def show_cpus(rows):
+    return any(r.cpus for r in rows)
+
+
+def report_table(rows, tally, meta):
+    dec = decimals_for(rows)
+    head = ["placement", "CPUs", "runs", "failed", "median", "min", "max",
+            "MAD", "ratio", "95% CI", "verdict"]
+    body = [[r.label, r.cpus or "-", str(r.runs), str(r.failed),
+             fnum(r.median, dec), fnum(r.min, dec), fnum(r.max, dec),
+             fnum(r.mad, dec), fratio(r.ratio), fci(r), r.verdict]
+            for r in rows]
+    left = {0, 1, 9, 10}
+    if not show_cpus(rows):
+        head.pop(1)
+        for line in body:
+            line.pop(1)
+        left = {0, 8, 9}
+    widths = [max(len(line[i]) for line in [head] + body)
+              for i in range(len(head))]
+    lines = []
+    if meta.command:
+        lines.append("%s: %s" % (PROG, shlex.join(meta.command)))
+    lines.append("figure: %s; %s" % (describe_figure(meta), heading(meta)))
+    if meta.host:
+        lines.append("machine: %s" % meta.host)
+    for name in ("metric", "prepare", "cleanup"):
+        if getattr(meta, name) is not None:
+            lines.append("%s: %s" % (name, getattr(meta, name)))
+    for line in [head] + body:
+        cells = [cell.ljust(widths[i]) if i in left
+                 else cell.rjust(widths[i]) for i, cell in enumerate(line)]
+        lines.append("  ".join(cells).rstrip())
+    lines.append(method_line(meta))
+    lines += ["%s: %s" % (r.label, shortfall(r)) for r in rows
+              if shortfall(r)]
+    lines += ["failed: " + f for f in failures(tally, [r.label
+                                                        for r in rows])]
+    if meta.plot:
+        lines.append("plot: %s" % meta.plot)
+    return "\n".join(lines) + "\n"
+
+
+def md_cell(text):
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def md_code(text):
+    fence = "``" if "`" in text else "`"
+    pad = " " if "`" in text else ""
+    return "%s%s%s%s%s" % (fence, pad, md_cell(text), pad, fence)
+
+
+def md_link(target, base_dir):
+    """target as a link from a markdown file in base_dir (None: as it is
+    given, for standard output)."""
+    if base_dir is not None:
+        target = os.path.relpath(os.path.abspath(target), base_dir)
+    return urllib.parse.quote(target)
+
+
+def report_markdown(rows, tally, meta, base_dir=None):
+    dec = decimals_for(rows)
+    out = []
+    title = "### pinrun-compare"
+    if meta.command:
+        title += ": " + md_code(shlex.join(meta.command))
+    out += [title, ""]
+    out += ["Figure: %s; %s." % (describe_figure(meta), heading(meta)), ""]
+    if meta.host:
+        out += ["Machine: %s." % md_cell(meta.host), ""]
+    for name in ("metric", "prepare", "cleanup"):
+        if getattr(meta, name) is not None:
+            out += ["%s: %s." % (name.capitalize(),
+                                 md_code(getattr(meta, name))), ""]
+    cpus = show_cpus(rows)
+    out.append("| placement |%s runs | failed | median | min | max | MAD | "
+               "ratio | 95%% CI | verdict |" % (" CPUs |" if cpus else ""))
+    out.append("|---|%s--:|--:|--:|--:|--:|--:|--:|:-:|---|" %
+               ("---|" if cpus else ""))
+    for r in rows:
+        v = r.verdict
+        if v in ("faster", "slower"):
+            v = "**%s**" % v
+        cells = [md_code(r.label)]
+        if cpus:
+            cells.append(md_code(r.cpus) if r.cpus else "-")
+        cells += [str(r.runs), str(r.failed), fnum(r.median, dec),
+                  fnum(r.min, dec), fnum(r.max, dec), fnum(r.mad, dec),
+                  fratio(r.ratio), fci(r), v]
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    out.append("Ratio: the Hodges–Lehmann estimate of the per-round ratios "
+               "placement / baseline (%s), with the 95%% confidence "
+               "interval of the Wilcoxon signed-rank test." %
+               md_code(meta.baseline))
+    notes = ["%s: %s" % (md_code(r.label), shortfall(r)) for r in rows
+             if shortfall(r)]
+    notes += ["failed: " + md_cell(f)
+              for f in failures(tally, [r.label for r in rows])]
+    notes += ["**gate**: " + md_cell(g) for g in gate_lines(rows, meta)]
+    notes += ["**cannot decide**: " + md_cell(g)
+              for g in undecided_lines(rows, meta)]
+    if notes:
+        out.append("")
+        out += ["- " + n for n in notes]
+    if meta.plot:
+        out += ["", "Plot: [%s](%s)" % (md_cell(os.path.basename(meta.plot)),
+                                        md_link(meta.plot, base_dir))]
+    return "\n".join(out) + "\n"
+
+
+def report_csv(record):
+    yield CSV_HEADER
+    for run in record.runs():
+        yield csv_line(run)
+
+
+def jnum(x):
+    return None if x is None else float("%.9g" % x)
+
+
+def report_json(rows, record, meta):
+    doc = {
+        "command": meta.command,
+        "metric": meta.metric,
+        "prepare": meta.prepare,
+        "cleanup": meta.cleanup,
+        "better": meta.better,
+        "from": meta.from_file,
+        "host": meta.host,
+        "runs_per_placement": meta.runs,
+        "warmup_rounds": meta.warmup,
+        "order": "round-robin",
+        "analysis": "paired by round",
+        "baseline": meta.baseline,
+        "confidence": CONFIDENCE,
+        "fail_if_slower_pct": meta.fail_if_slower,
+        "interrupted": meta.interrupted,
+        "stopped": meta.stopped,
+        "plot": meta.plot,
+    }
+    places = []
+    for r in rows:
+        e = r.estimate
+        ci = r.ci or (None, None)
+        places.append({
+            "placement": r.label, "pinrun": meta.words.get(r.label),
+            "cpus": r.cpus or None, "runs": r.runs, "failed": r.failed,
+            "median": jnum(r.median), "min": jnum(r.min),
+            "max": jnum(r.max), "mad": jnum(r.mad),
+            "pairs": e.pairs if e else None, "ratio": jnum(r.ratio),
+            "ci_low": jnum(ci[0]), "ci_high": jnum(ci[1]),
+            "method": e.method if e else None, "verdict": r.verdict,
+            "runs_needed": e.needed if e else None,
+            "slower_than_allowed": r.gate, "cannot_decide": r.undecided,
+        })
+    # One placement, one run per line: easy to read, grep and diff.
+    yield "{\n"
+    for key, value in doc.items():
+        yield ' "%s": %s,\n' % (key, json.dumps(value, ensure_ascii=False))
+    yield ' "placements": [\n%s\n ],\n' % ",\n".join(
+        "  " + json.dumps(p, ensure_ascii=False) for p in places)
+    yield ' "runs": ['
+    first = True
+    for run in record.runs():
+        item = {"seq": run.seq, "round": run.round, "phase": run.phase,
+                "placement": run.placement, "status": run.status,
+                "exit": run.exit, "wall_s": jnum(run.wall_s),
+                "user_s": jnum(run.user_s), "sys_s": jnum(run.sys_s),
+                "maxrss_kb": run.maxrss_kb, "figure": jnum(run.figure),
+                "note": run.note}
+        yield "%s\n  %s" % ("" if first else ",",
+                            json.dumps(item, ensure_ascii=False))
+        first = False
+    yield "\n ]\n}\n" if not first else "]\n}\n"
