@@ -1,6 +1,7 @@
 """The command line: the options, checked before anything runs, and the
 program's entry with its exit status."""
 
+import difflib
 import math
 import os
 import re
@@ -39,7 +40,8 @@ Options:
  -m, --metric <cmd>          compare the last line that <cmd> (run by sh
                                while the command runs) prints, not wall time
      --higher-is-better      the metric is a rate: larger is faster
-     --timeout <s>           kill a run after <s> seconds; it fails
+     --timeout <s>           kill a run after <s> seconds; its time counts
+                               as at least <s>
  -i, --ignore-status         a non-zero exit status does not fail a run,
                                and failed runs never stop the comparison
      --fail-if-slower <pct>  exit 1 when a placement is slower than the
@@ -59,8 +61,9 @@ Options:
  -h, --help                  display this help
  -V, --version               display version
 
-Exit status: 0 fine, 1 slower than allowed, 2 an error, 3 failed runs,
-4 cannot decide, 130/143 interrupted (the report is of the runs made).
+Exit status: 0 fine, 1 slower than allowed, 2 a usage error, 3 failed runs,
+4 cannot decide, 5 a bad --from record, 6 a file not written, 70 an
+internal error, 130/143 interrupted (the report is of the runs made).
 
 For more details see pinrun-compare(1).
 """
@@ -127,6 +130,65 @@ class Options:
         return "higher" if self.higher else "lower"
 
 
+# hyperfine's options that pinrun-compare lacks, or spells otherwise:
+# what to write here instead.
+HYPERFINE = {
+    "-r": "hyperfine's -r (--runs) is -n here: -n <n> rounds",
+    "-m": None,  # -m is --metric here: checked as a command
+    "--min-runs": "every placement runs exactly -n <n> rounds here "
+                  "(hyperfine's --min-runs)",
+    "-M": "every placement runs exactly -n <n> rounds here (hyperfine's "
+          "-M is --max-runs)",
+    "--max-runs": "every placement runs exactly -n <n> rounds here",
+    "-N": "no shell runs the command here: it is its words already "
+          "(hyperfine's -N is --shell=none)",
+    "--shell": "no shell runs the command here: give its words, or "
+               "sh -c '...'",
+    "-S": "no shell runs the command here: give its words, or sh -c '...' "
+          "(hyperfine's -S is --shell)",
+    "--show-output": "the command's output is discarded here, and the "
+                     "last line of its standard error is shown when a run "
+                     "fails; to watch it, run it under pinrun alone",
+    "--command-name": "each placement is named by its -p value here",
+    "-c": "write --cleanup <cmd> (hyperfine's -c is --cleanup)",
+    "--setup": "use --prepare <cmd>: it runs before every run",
+    "-s": "no styles here: -q for no progress (hyperfine's -s is --style)",
+    "--style": "no styles here: -q for no progress",
+    "-u": "the unit is chosen from the figures here (hyperfine's -u is "
+          "--time-unit)",
+    "--time-unit": "the unit is chosen from the figures here",
+    "-P": "no parameter scan here: run pinrun-compare once per value",
+    "--parameter-scan": "no parameter scan here: run pinrun-compare once "
+                        "per value",
+    "-L": "no parameter list here: run pinrun-compare once per value",
+    "--parameter-list": "no parameter list here: run pinrun-compare once "
+                        "per value",
+    "--export-asciidoc": "use --export-markdown or --export-json",
+    "--export-orgmode": "use --export-markdown or --export-json",
+}
+LONG_OPTIONS = sorted(o for o in OPTIONS if o.startswith("--"))
+
+
+def long_option(arg):
+    """A long option as given, its unambiguous abbreviation (--war for
+    --warmup) made whole, or a UsageError that says what was meant."""
+    if arg in OPTIONS:
+        return arg
+    if arg in HYPERFINE:
+        raise UsageError("unknown option '%s': %s" % (arg, HYPERFINE[arg]))
+    matches = [o for o in LONG_OPTIONS if o.startswith(arg)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise UsageError("option '%s' is ambiguous: %s" %
+                         (arg, ", ".join(matches)))
+    close = difflib.get_close_matches(arg, LONG_OPTIONS, n=1, cutoff=0.7)
+    if close:
+        raise UsageError("unknown option '%s' (did you mean %s?)" %
+                         (arg, close[0]))
+    raise UsageError("unknown option '%s'" % arg)
+
+
 def split_options(argv):
     """The options as (canonical name, option as given, value), and the
     command after them. Parsing stops at "--" or at the first word that is
@@ -147,7 +209,12 @@ def split_options(argv):
         elif (not arg.startswith("--") and len(arg) > 2
               and arg[:2] in OPTIONS and OPTIONS[arg[:2]][0]):
             arg, value = arg[:2], arg[2:]
-        if arg not in OPTIONS:
+        if arg.startswith("--"):
+            arg = long_option(arg)
+        elif arg not in OPTIONS:
+            if arg in HYPERFINE:
+                raise UsageError("unknown option '%s': %s" %
+                                 (arg, HYPERFINE[arg]))
             raise UsageError("unknown option '%s'" % argv[i].split("=")[0])
         takes, name = OPTIONS[arg]
         if takes and value is None:
@@ -232,6 +299,12 @@ def parse_args(argv):
         raise UsageError("no command given (or --from FILE to re-analyse "
                          "recorded runs)")
     if "runs" in values:
+        if not re.fullmatch("[0-9]+", values["runs"]) and \
+                ("runs", "-n", values["runs"]) in given:
+            raise UsageError("invalid number of runs '%s': expected a whole "
+                             "number; hyperfine's -n is --command-name, and "
+                             "each placement is named by its -p value here"
+                             % values["runs"])
         o.runs = whole_number(values["runs"], "number of runs", 1, MAX_RUNS)
     if "warmup" in values:
         o.warmup = whole_number(values["warmup"], "number of warm-up "
@@ -272,7 +345,7 @@ def parse_args(argv):
         named.append((opt, values[name]))
         setattr(o, name, values[name])
     if "baseline" in values:
-        o.baseline = parse_placement(values["baseline"]).label
+        o.baseline = parse_placement(values["baseline"], False).label
     return o
 
 
@@ -337,6 +410,9 @@ def entry(argv=None):
         status = main(sys.argv[1:] if argv is None else argv)
     except CompareError as err:
         sys.stderr.write("%s: %s\n" % (PROG, err))
+        if isinstance(err, UsageError):
+            sys.stderr.write("Try '%s --help' for more information.\n" %
+                             PROG)
         status = err.status
     except KeyboardInterrupt as err:
         for child in list(Child.live):

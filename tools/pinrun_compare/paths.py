@@ -147,14 +147,13 @@ class AtomicFile:
 def escape(text, limit=None):
     """text fit for one line of a terminal: control characters (ESC, CR,
     tabs, newlines, C1 and the bidirectional overrides) as \\xNN or
-    \\uNNNN, and at most limit characters of it, with how many more."""
+    \\uNNNN, and at most limit characters of it, with how many more.
+    Said once: escaping twice gives the same line."""
     out = []
     for c in text[:limit] if limit is not None else text:
         o = ord(c)
         if o < 0x20 or o == 0x7f or 0x80 <= o < 0xa0:
             out.append("\\x%02x" % o)
-        elif c == "\\":
-            out.append("\\\\")
         elif 0x200b <= o <= 0x200f or 0x202a <= o <= 0x202e or \
                 0x2066 <= o <= 0x2069:
             out.append("\\u%04x" % o)

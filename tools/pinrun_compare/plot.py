@@ -2,7 +2,7 @@ import math
 import shlex
 import unicodedata
 
-from .report import describe_figure, fci, heading
+from .report import describe_figure, fci, fratio, heading
 from .stats import median
 
 
@@ -150,7 +150,7 @@ def plot_svg(rows, tally, meta):
     for r in rows:
         text = r.verdict
         if r.ratio is not None and r.label != meta.baseline:
-            text = "%.3f %s %s" % (r.ratio, fci(r), r.verdict)
+            text = "%s %s %s" % (fratio(r), fci(r), r.verdict)
         rights.append(text)
     label_w = max(text_width(t) for t in labels) + 36  # and a swatch
     right_w = max(text_width(t) for t in rights) + 2 * pad

@@ -6,7 +6,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 
-from .paths import AtomicFile
+from .paths import AtomicFile, escape
 from .common import CSV_FIELDS, MAX_RUNS, NEEDED_COLUMNS, OutputError, RecordError
 
 
@@ -46,11 +46,18 @@ def fail_reason(exit_column):
     return exit_column or "failed"
 
 
+# A figure: a plain decimal number, ASCII digits, an optional exponent.
+# float() would also take 1_000, other scripts' digits, inf and nan.
+FIGURE = re.compile(r"\+?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]{1,4})?",
+                    re.ASCII)
+
+
 def parse_figure(text):
-    try:
-        value = float(text)
-    except ValueError:
+    """A positive, finite, plain decimal number, or None."""
+    text = text.strip()
+    if len(text) > 64 or not FIGURE.fullmatch(text):
         return None
+    value = float(text)
     return value if math.isfinite(value) and value > 0 else None
 
 
@@ -159,7 +166,8 @@ class FileRecord:
 
 
 def bad_value(path, line, what, value):
-    return RecordError(path, line, "invalid %s '%s'" % (what, value))
+    return RecordError(path, line, "invalid %s '%s'" %
+                       (what, escape(value, 60)))
 
 
 def parse_record(f, path):

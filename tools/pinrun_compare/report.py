@@ -5,6 +5,7 @@ import shlex
 import urllib.parse
 from dataclasses import dataclass
 
+from .paths import escape
 from .common import CONFIDENCE, PROG
 from .record import CSV_HEADER, csv_line
 from .stats import shortfall
@@ -32,34 +33,65 @@ class Meta:
     interrupted: str | None = None
     stopped: str | None = None
     plot: str | None = None
+    unit: tuple | None = None  # wall time's (symbol, name, factor)
 
 
-def decimals_for(rows):
-    """Decimals that give the largest median four significant digits."""
-    top = max([abs(r.median) for r in rows if r.median] or [1])
-    return max(0, 3 - math.floor(math.log10(top)))
+# Wall time in the unit that gives its largest median 1 to 999.
+TIME_UNITS = (("s", "seconds", 1.0), ("ms", "milliseconds", 1e3),
+              ("µs", "microseconds", 1e6), ("ns", "nanoseconds", 1e9))
 
 
-def fnum(x, dec):
-    return "-" if x is None else "%.*f" % (dec, x)
+def time_unit(rows):
+    """The unit of the tables' wall times: (symbol, name, factor)."""
+    top = max([r.median for r in rows if r.median] or [1.0])
+    for unit in TIME_UNITS:
+        if top * unit[2] >= 1:
+            return unit
+    return TIME_UNITS[-1]
 
 
-def fratio(x):
-    return "-" if x is None else "%.3f" % x
+def number_format(rows, meta):
+    """How the tables write a figure: four significant digits for the
+    largest median, every figure with as many decimals, in meta.unit; a
+    figure too large or small for that, with an exponent."""
+    factor = meta.unit[2] if meta.unit else 1.0
+    top = max([abs(r.median) for r in rows
+               if r.median and math.isfinite(r.median)] or [1.0]) * factor
+    if top >= 1e7 or top < 1e-4:
+        return lambda x: "-" if x is None else "%.4g" % (x * factor)
+    dec = max(0, 3 - math.floor(math.log10(top)))
+    return lambda x: "-" if x is None else "%.*f" % (dec, x * factor)
+
+
+def ratio_text(log):
+    """A ratio from its log: three decimals, or, beyond what a float
+    holds comfortably, a mantissa and a power of ten, never an overflow."""
+    if abs(log) < 11.5:
+        return "%.3f" % math.exp(log)
+    tens = log / math.log(10)
+    power = math.floor(tens)
+    return "%.2fe%+d" % (10 ** (tens - power), power)
+
+
+def fratio(row):
+    log = row.log_ratio
+    return "-" if log is None else ratio_text(log)
 
 
 def fci(row):
-    ci = row.ci
-    return "-" if ci is None else "[%.3f, %.3f]" % ci
+    ci = row.log_ci
+    return "-" if ci is None else "[%s, %s]" % (ratio_text(ci[0]),
+                                                ratio_text(ci[1]))
 
 
 def describe_figure(meta):
     direction = "%s is better" % meta.better
     if meta.metric is not None:
         return "the metric's figure (%s)" % direction
-    if meta.from_file is not None:
+    if meta.from_file is not None and meta.unit is None:
         return "the recorded figure (%s)" % direction
-    return "wall time in seconds (%s)" % direction
+    name = meta.unit[1] if meta.unit else "seconds"
+    return "wall time in %s (%s)" % (name, direction)
 
 
 def heading(meta):
@@ -87,7 +119,7 @@ def failures(tally, labels):
             if count > len(seqs):
                 shown += " and %d more" % (count - len(seqs))
             out.append("%s, run%s %s: %s" % (label, "s"[:count > 1], shown,
-                                             reason))
+                                             escape(reason, 200)))
     return out
 
 
@@ -96,17 +128,28 @@ def gate_lines(rows, meta):
     for r in rows:
         if r.gate:
             out.append("'%s' is slower than '%s' by more than %g%%: ratio "
-                       "%.3f, 95%% CI [%.3f, %.3f]" %
-                       ((r.label, meta.baseline, meta.fail_if_slower,
-                         r.ratio) + r.ci))
+                       "%s, 95%% CI %s" % (r.label, meta.baseline,
+                                           meta.fail_if_slower, fratio(r),
+                                           fci(r)))
     return out
 
 
 def undecided_lines(rows, meta):
-    return ["cannot decide whether '%s' is slower than '%s' by more than "
-            "%g%%: %s" % (r.label, meta.baseline, meta.fail_if_slower,
-                          shortfall(r))
-            for r in rows if r.undecided]
+    out = []
+    for r in rows:
+        if not r.undecided:
+            continue
+        why = shortfall(r)
+        if why.startswith("cannot decide: "):
+            why = why[len("cannot decide: "):]
+        if meta.fail_if_slower is None:
+            out.append("cannot decide how '%s' compares with '%s': %s" %
+                       (r.label, meta.baseline, why))
+        else:
+            out.append("cannot decide whether '%s' is slower than '%s' by "
+                       "more than %g%%: %s" % (r.label, meta.baseline,
+                                               meta.fail_if_slower, why))
+    return out
 
 
 def method_line(meta):
@@ -120,12 +163,12 @@ def show_cpus(rows):
 
 
 def report_table(rows, tally, meta):
-    dec = decimals_for(rows)
+    fnum = number_format(rows, meta)
     head = ["placement", "CPUs", "runs", "failed", "median", "min", "max",
             "MAD", "ratio", "95% CI", "verdict"]
     body = [[r.label, r.cpus or "-", str(r.runs), str(r.failed),
-             fnum(r.median, dec), fnum(r.min, dec), fnum(r.max, dec),
-             fnum(r.mad, dec), fratio(r.ratio), fci(r), r.verdict]
+             fnum(r.median), fnum(r.min), fnum(r.max),
+             fnum(r.mad), fratio(r), fci(r), r.verdict]
             for r in rows]
     left = {0, 1, 9, 10}
     if not show_cpus(rows):
@@ -137,7 +180,7 @@ def report_table(rows, tally, meta):
               for i in range(len(head))]
     lines = []
     if meta.command:
-        lines.append("%s: %s" % (PROG, shlex.join(meta.command)))
+        lines.append("%s: %s" % (PROG, escape(shlex.join(meta.command))))
     lines.append("figure: %s; %s" % (describe_figure(meta), heading(meta)))
     if meta.host:
         lines.append("machine: %s" % meta.host)
@@ -177,7 +220,7 @@ def md_link(target, base_dir):
 
 
 def report_markdown(rows, tally, meta, base_dir=None):
-    dec = decimals_for(rows)
+    fnum = number_format(rows, meta)
     out = []
     title = "### pinrun-compare"
     if meta.command:
@@ -202,9 +245,9 @@ def report_markdown(rows, tally, meta, base_dir=None):
         cells = [md_code(r.label)]
         if cpus:
             cells.append(md_code(r.cpus) if r.cpus else "-")
-        cells += [str(r.runs), str(r.failed), fnum(r.median, dec),
-                  fnum(r.min, dec), fnum(r.max, dec), fnum(r.mad, dec),
-                  fratio(r.ratio), fci(r), v]
+        cells += [str(r.runs), str(r.failed), fnum(r.median),
+                  fnum(r.min), fnum(r.max), fnum(r.mad),
+                  fratio(r), fci(r), v]
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
     out.append("Ratio: the Hodges–Lehmann estimate of the per-round ratios "
@@ -234,7 +277,10 @@ def report_csv(record):
 
 
 def jnum(x):
-    return None if x is None else float("%.9g" % x)
+    """A number for JSON, which has no infinity: None then."""
+    if x is None or not math.isfinite(x):
+        return None
+    return float("%.9g" % x)
 
 
 def report_json(rows, record, meta):
@@ -267,6 +313,7 @@ def report_json(rows, record, meta):
             "median": jnum(r.median), "min": jnum(r.min),
             "max": jnum(r.max), "mad": jnum(r.mad),
             "pairs": e.pairs if e else None, "ratio": jnum(r.ratio),
+            "log_ratio": jnum(r.log_ratio),
             "ci_low": jnum(ci[0]), "ci_high": jnum(ci[1]),
             "method": e.method if e else None, "verdict": r.verdict,
             "runs_needed": e.needed if e else None,

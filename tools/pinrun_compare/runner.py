@@ -1,5 +1,6 @@
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -8,6 +9,7 @@ import tempfile
 import threading
 import time
 
+from .paths import escape
 from .common import STOP_KILL_S, STOP_TERM_S, UsageError
 from .record import GNU_TIME, RUSAGE_MARK, fail_reason, parse_figure
 
@@ -35,7 +37,40 @@ def check_command(word):
         if not (os.path.isfile(word) and os.access(word, os.X_OK)):
             raise UsageError("cannot run '%s': not an executable file" % word)
     elif shutil.which(word) is None:
+        if " " in word.strip():
+            raise UsageError("command '%s' not found: give the words (%s), "
+                             "or sh -c '%s'" % (word, word.strip(),
+                                               word.replace("'", "'\\''")))
         raise UsageError("command '%s' not found" % word)
+
+
+def check_shell_command(kind, text):
+    """--metric, --prepare or --cleanup, checked before the first run:
+    its first word is something sh can run. -m 5 (hyperfine's
+    --min-runs) is not."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = []
+    if not words or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*|[(].*",
+                                 words[0]):
+        return  # sh's to judge: an assignment, a subshell
+    if re.fullmatch(r"[0-9]+", words[0]) and kind == "metric":
+        raise UsageError("invalid metric command '%s': -m is --metric here, "
+                         "a command whose last line is the figure; "
+                         "hyperfine's -m is --min-runs: -n %s" %
+                         (text, words[0]))
+    try:
+        found = subprocess.run(["sh", "-c", 'command -v -- "$1"', "sh",
+                                words[0]], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=30,
+                               check=False).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    if not found:
+        raise UsageError("invalid %s command '%s': '%s' not found" %
+                         (kind, text, words[0]))
 
 
 def run_pinrun(pinrun, label, argv):
@@ -147,6 +182,14 @@ def read_tail(path, size=65536):
 def last_line(text):
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1] if lines else ""
+
+
+SHOWN_CHARS = 120  # of a line a command printed, in a note
+
+
+def shown(text):
+    """A command's line, fit for a note: escaped, and not too long."""
+    return escape(text, SHOWN_CHARS)
 
 
 def outcome(errpath, status, wrapped):
@@ -287,7 +330,7 @@ def run_hook(kind, command, o, env):
         except OSError as e:
             return "%s: cannot run sh: %s" % (kind, e.strerror)
         status, _, _ = child.wait(deadline_of(o))
-        said = last_line(read_tail(err.name))
+        said = shown(last_line(read_tail(err.name)))
     if child.timed_out:
         return "%s %s" % (kind, timed_out_note(o))
     if status != 0:
@@ -319,7 +362,7 @@ def record(run, errfile, wrap, ended):
 
 def ended_text(run, said):
     """How a failed command ended, with its last word on stderr."""
-    return fail_reason(run.exit) + (": " + said if said else "")
+    return fail_reason(run.exit) + (": " + shown(said) if said else "")
 
 
 def exited_well(run, o):
@@ -361,9 +404,10 @@ def run_with_metric(argv, run, o, errfile, env):
             mstatus, timed_out = 127 << 8, False
             err.write(("cannot run sh: %s\n" % e.strerror).encode())
             err.flush()
-        out.seek(0)
+        out.seek(0, os.SEEK_END)
+        out.seek(max(0, out.tell() - 65536))  # a number is not longer
         line = last_line(out.read().decode(errors="replace"))
-        metric_err = last_line(read_tail(err.name))
+        metric_err = shown(last_line(read_tail(err.name)))
     ended = service.poll()
     stopped = ended is None
     if stopped:
@@ -377,7 +421,8 @@ def run_with_metric(argv, run, o, errfile, env):
         run.fail("metric exited with status %s%s" %
                  (mexit, ": " + metric_err if metric_err else ""))
     elif figure is None:
-        run.fail("metric printed no positive number last: '%s'" % line)
+        run.fail("metric printed no positive number last: '%s'" %
+                 shown(line))
     elif not stopped and not exited_well(run, o):
         run.fail("the command ended before the metric: " +
                  ended_text(run, said))

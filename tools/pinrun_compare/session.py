@@ -1,17 +1,19 @@
 import math
 from bisect import insort
 import os
+import shlex
 import shutil
 import sys
+import tempfile
 import time
 
 from .placement import parse_placement
-from .common import OUTPUT_OPTIONS, DEFAULT_PLACEMENTS, EXIT_FAILED_RUNS, EXIT_OK, EXIT_SLOWER, EXIT_UNDECIDED, FIRST_RUNS, OutputError, PROG, UsageError
+from .common import OUTPUT_OPTIONS, DEFAULT_PLACEMENTS, EXIT_FAILED_RUNS, EXIT_OK, EXIT_OUTPUT, EXIT_SLOWER, EXIT_UNDECIDED, FIRST_RUNS, OutputError, PROG, UsageError
 from .paths import AtomicFile, write_stdout
 from .plot import plot_svg
 from .record import FileRecord, LiveRecord, Run, fail_reason
-from .report import Meta, gate_lines, report_csv, report_json, report_markdown, report_table, undecided_lines
-from .runner import Stop, check_command, check_placement, cpu_list, find_pinrun, machine_line, one_run, signal_name
+from .report import Meta, time_unit, gate_lines, report_csv, report_json, report_markdown, report_table, undecided_lines
+from .runner import Stop, check_command, check_placement, check_shell_command, cpu_list, find_pinrun, machine_line, one_run, signal_name
 from .stats import Tally, median, summarize
 
 
@@ -127,7 +129,8 @@ def measure(o, placements, pinrun, record, tally, progress, host):
             s = tally.series[p.label]
             if (not o.ignore_status and len(plan) > FIRST_RUNS
                     and s.attempts == FIRST_RUNS
-                    and s.attempts_failed == FIRST_RUNS):
+                    and s.attempts_failed - timeouts_counted(o, s)
+                    == FIRST_RUNS):
                 reasons = list(s.failures) or [run.note or
                                                fail_reason(run.exit)]
                 return ("the first %d run%s of '%s' failed: %s (-i counts "
@@ -149,6 +152,9 @@ def live(o):
                          (baseline, ", ".join(labels)))
     outputs = open_outputs(o)
     check_command(o.command[0])
+    for kind in ("metric", "prepare", "cleanup"):
+        if getattr(o, kind) is not None:
+            check_shell_command(kind, getattr(o, kind))
     pinrun = None
     if any(p.words is not None for p in o.placements):
         pinrun = find_pinrun()
@@ -179,9 +185,12 @@ def live(o):
     if Stop.signum is not None:
         meta.interrupted = signal_name(Stop.signum)
     meta.runs_made = record.count
-    record.close()
     try:
-        status = report(o, meta, labels, tally, record, outputs)
+        record.close()
+    except OutputError as e:
+        error = error or e
+    try:
+        status = report(o, meta, labels, tally, record, outputs, error)
     except OutputError as e:
         if not meta.interrupted:
             raise
@@ -196,8 +205,6 @@ def live(o):
                                                    meta.runs_made,
                                                    meta.runs_planned))
         return 128 + Stop.signum
-    if error is not None:
-        raise error
     return status
 
 
@@ -224,7 +231,7 @@ def recorded(o):
     meta = Meta(None, None, None, None, tally.better, o.from_file, runs,
                 len(tally.warmup_rounds), baseline, tally.host(),
                 o.fail_if_slower,
-                {label: parse_placement(label).words for label in labels},
+                {label: parse_placement(label, False).words for label in labels},
                 plot=o.plot)
     return report(o, meta, labels, tally, record, outputs)
 
@@ -239,10 +246,16 @@ def open_outputs(o):
             and (name != "export_csv" or o.from_file is not None)}
 
 
-def report(o, meta, labels, tally, record, outputs):
-    """Write every report; the exit status the rows give."""
+def report(o, meta, labels, tally, record, outputs, lost=None):
+    """Write every report; the exit status the rows give. A file that
+    cannot be written loses nothing: the others are still written, the
+    table still goes to standard output, and the runs of a live
+    comparison are kept in a file the message names (lost: an error of
+    the record already met while the runs were made)."""
     rows = summarize(tally, labels, meta.baseline, meta.better,
                      o.fail_if_slower)
+    if meta.metric is None and meta.from_file is None:
+        meta.unit = time_unit(rows)
     out_dir = None
     if o.output is not None:
         out_dir = os.path.dirname(os.path.abspath(o.output))
@@ -252,38 +265,96 @@ def report(o, meta, labels, tally, record, outputs):
         "csv": lambda d: report_csv(record),
         "json": lambda d: report_json(rows, record, meta),
     }
-    if "export_csv" in outputs:
-        outputs["export_csv"].write(report_csv(record))
-    if "output" in outputs:
-        outputs["output"].write(render[o.format](out_dir))
-    if "export_json" in outputs:
-        outputs["export_json"].write(render["json"](None))
-    if "export_markdown" in outputs:
-        md_dir = os.path.dirname(os.path.abspath(o.export_markdown))
-        outputs["export_markdown"].write(render["markdown"](md_dir))
-    if "plot" in outputs:
-        outputs["plot"].write(plot_svg(rows, tally, meta))
-    if o.output is not None and o.format == "table":
+    errors = [] if lost is None else [lost]
+
+    def write(name, make):
+        if name not in outputs:
+            return False
+        try:
+            outputs[name].write(make())
+            return True
+        except OutputError as e:
+            errors.append(e)
+            return False
+    write("export_csv", lambda: report_csv(record))
+    in_file = write("output", lambda: render[o.format](out_dir))
+    write("export_json", lambda: render["json"](None))
+    write("export_markdown", lambda: render["markdown"](
+        os.path.dirname(os.path.abspath(o.export_markdown))))
+    write("plot", lambda: plot_svg(rows, tally, meta))
+    if in_file and o.format == "table":
         text = ""  # the table is in the file
+    elif o.output is not None:
+        text = render["table"](None)
     else:
-        text = render[o.format if o.output is None else "table"](None)
-    if isinstance(text, str):
-        write_stdout(text)
-    else:
-        buf = []
-        for chunk in text:
-            buf.append(chunk)
-            if len(buf) >= 1000:
-                write_stdout("".join(buf))
-                buf = []
-        write_stdout("".join(buf))
+        text = render[o.format](None)
+    try:
+        write_chunks(text)
+    except OutputError as e:
+        errors.append(e)
     for line in gate_lines(rows, meta) + undecided_lines(rows, meta):
         sys.stderr.write("%s: %s\n" % (PROG, line))
+    if errors:
+        keep = keep_record(o, record, meta, lost)
+        for e in errors:
+            sys.stderr.write("%s: %s%s\n" % (PROG, e, keep))
+        return EXIT_OUTPUT
     if any(r.gate for r in rows):
         return EXIT_SLOWER
-    if meta.stopped or any(tally.series[label].attempts_failed
-                           for label in labels):
+    if meta.stopped or any(failed_runs(tally, label) for label in labels):
         return EXIT_FAILED_RUNS
     if any(r.undecided for r in rows):
         return EXIT_UNDECIDED
     return EXIT_OK
+
+
+def write_chunks(text):
+    """Text or an iterable of it to standard output, 1000 pieces at a
+    time."""
+    if isinstance(text, str):
+        write_stdout(text)
+        return
+    buf = []
+    for chunk in text:
+        buf.append(chunk)
+        if len(buf) >= 1000:
+            write_stdout("".join(buf))
+            buf = []
+    write_stdout("".join(buf))
+
+
+def keep_record(o, record, meta, lost):
+    """Where the runs are, for the message of a file not written: the
+    --from file, the --export-csv file when it was written whole, else a
+    new file in $TMPDIR (or the current directory)."""
+    if meta.from_file is not None:
+        return ""
+    if o.export_csv is not None and lost is None:
+        return "; the runs are in '%s'" % o.export_csv
+    for where in (tempfile.gettempdir(), "."):
+        try:
+            fd, path = tempfile.mkstemp(prefix="pinrun-compare-",
+                                        suffix=".csv", dir=where)
+            with open(fd, "w", encoding="utf-8", newline="") as f:
+                for chunk in report_csv(record):
+                    f.write(chunk)
+        except OSError:
+            continue
+        return ("; the runs are kept in '%s' (pinrun-compare --from %s)" %
+                (path, shlex.quote(path)))
+    return "; the runs could not be kept anywhere"
+
+
+def failed_runs(tally, label):
+    """Runs that failed, not counting those the timeout killed where
+    they count as at least the timeout (wall time)."""
+    s = tally.series[label]
+    if tally.wall_figures:
+        return s.attempts_failed - s.attempts_timed_out
+    return s.attempts_failed
+
+
+def timeouts_counted(o, s):
+    """A wall time the timeout cut short is still a figure (at least the
+    timeout), so a placement that always times out is slow, not broken."""
+    return s.attempts_timed_out if o.metric is None else 0

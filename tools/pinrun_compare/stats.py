@@ -16,9 +16,13 @@ class Series:
     label: str
     cpus: str = ""
     figures: array.array = field(default_factory=lambda: array.array("d"))
-    ran: bytearray = field(default_factory=bytearray)  # by round
+    # By round: NONE, OK, FAILED or TIMED_OUT (figures has its wall time,
+    # a lower bound of the figure it would have had).
+    state: bytearray = field(default_factory=bytearray)
     ok: int = 0
     failed: int = 0
+    timed_out: int = 0  # measured runs killed at the timeout
+    attempts_timed_out: int = 0  # warm-ups included
     attempts: int = 0
     attempts_failed: int = 0
     failures: dict = field(default_factory=dict)  # warm-ups included
@@ -29,7 +33,18 @@ class Series:
         return math.nan
 
     def measured(self):
-        return [v for v in self.figures if not math.isnan(v)]
+        """The figures of the runs that finished."""
+        return [v for v, k in zip(self.figures, self.state) if k == OK]
+
+
+NONE, OK, FAILED, TIMED_OUT = range(4)
+
+
+def timed_out(run):
+    """A run the timeout killed, with its wall time: its figure, had it
+    finished, would be at least that."""
+    return run.status == "failed" and run.exit == "timeout" and \
+        run.wall_s is not None and run.wall_s > 0
 
 
 class Tally:
@@ -45,6 +60,9 @@ class Tally:
         self.hosts = []
         self.runs = 0
         self.better = "lower"
+        # Whether the figures are wall times (no --metric): only then is a
+        # timed-out run's figure known to be at least its wall time.
+        self.wall_figures = True
 
     def add(self, run, where=None):
         s = self.series.get(run.placement)
@@ -58,6 +76,11 @@ class Tally:
         if run.host and run.host not in self.hosts and len(self.hosts) < 2:
             self.hosts.append(run.host)
         s.attempts += 1
+        if run.status == "ok" and (run.wall_s is None or abs(
+                run.figure - run.wall_s) > 1e-6 * max(1.0, run.wall_s)):
+            self.wall_figures = False
+        censored = timed_out(run)
+        s.attempts_timed_out += censored
         if run.status == "failed":
             s.attempts_failed += 1
             reason = run.note or fail_reason(run.exit)
@@ -70,15 +93,21 @@ class Tally:
             return
         while len(s.figures) < run.round:
             s.figures.append(math.nan)
-            s.ran.append(0)
-        if s.ran[run.round - 1]:
+            s.state.append(NONE)
+        if s.state[run.round - 1] != NONE:
             path, line = where or ("record", 0)
             raise RecordError(path, line, "a second measured run of '%s' "
                               "in round %d" % (run.placement, run.round))
-        s.ran[run.round - 1] = 1
-        if run.status == "failed":
+        if censored:
+            s.state[run.round - 1] = TIMED_OUT
+            s.figures[run.round - 1] = run.wall_s
+            s.failed += 1
+            s.timed_out += 1
+        elif run.status == "failed":
+            s.state[run.round - 1] = FAILED
             s.failed += 1
         else:
+            s.state[run.round - 1] = OK
             s.figures[run.round - 1] = run.figure
             s.ok += 1
 
@@ -91,20 +120,66 @@ class Tally:
         return self.hosts[0] if self.hosts else None
 
 
-def paired_logs(s, base):
-    """log(figure / baseline's figure), round by round, where both ran."""
-    out = []
-    for x, y in zip(s.figures, base.figures):
-        if not (math.isnan(x) or math.isnan(y)):
-            out.append(math.log(x) - math.log(y))
-    return out
+@dataclass
+class Pairs:
+    """The rounds of a placement and the baseline: the log ratios where
+    both have a figure (a timed-out run's at least its wall time, and
+    slower than any finished run of its placement), and the rounds that
+    make them bounds or unknown."""
+    logs: list
+    censored: int = 0  # the placement timed out, the baseline finished
+    base_censored: int = 0  # the other way round
+    both_censored: int = 0
+    unknown: int = 0  # a failed run (not a timeout) of either
+
+
+def floor_of(s):
+    """What a timed-out run of s counts as: at least its wall time, and
+    more than every finished run of s."""
+    xs = s.measured()
+    top = max(xs) if xs else 0.0
+    return lambda wall: max(wall, math.nextafter(top, math.inf))
+
+
+def paired_logs(s, base, censoring=True):
+    """The Pairs of placement s with the baseline, round by round."""
+    p = Pairs([])
+    fs, fb = floor_of(s), floor_of(base)
+    for x, kx, y, ky in zip(s.figures, s.state, base.figures, base.state):
+        if NONE in (kx, ky):
+            continue
+        if not censoring:
+            kx = FAILED if kx == TIMED_OUT else kx
+            ky = FAILED if ky == TIMED_OUT else ky
+        if FAILED in (kx, ky):
+            p.unknown += 1
+            continue
+        if kx == ky == TIMED_OUT:
+            p.both_censored += 1
+            continue
+        if kx == TIMED_OUT:
+            p.censored += 1
+            x = fs(x)
+        elif ky == TIMED_OUT:
+            p.base_censored += 1
+            y = fb(y)
+        p.logs.append(math.log(x) - math.log(y))
+    return p
 
 
 # --- statistics --------------------------------------------------------------
 
 def median(xs):
-    """statistics.median, None for no values."""
-    return statistics.median(xs) if len(xs) else None
+    """statistics.median, None for no values; the middle two halved
+    before they are added, so that two figures near the largest float
+    do not overflow."""
+    n = len(xs)
+    if n == 0:
+        return None
+    if n % 2:
+        return statistics.median(xs)
+    low, high = statistics.median_low(xs), statistics.median_high(xs)
+    return low / 2 + high / 2
 
 
 def mad(xs):
@@ -320,20 +395,40 @@ class Row:
     verdict: str = ""
     gate: bool = False
     undecided: bool = False
+    timed_out: int = 0
+    censor: str | None = None  # why it cannot decide, from its runs
 
     @property
     def ratio(self):
         e = self.estimate
         if e is None:  # the baseline
             return 1.0 if self.verdict == "baseline" and self.runs else None
-        return None if e.center is None else math.exp(e.center)
+        return None if e.center is None else exp(e.center)
+
+    @property
+    def log_ratio(self):
+        e = self.estimate
+        if e is None:
+            return 0.0 if self.verdict == "baseline" and self.runs else None
+        return e.center
+
+    @property
+    def log_ci(self):
+        e = self.estimate
+        return None if e is None else e.ci
 
     @property
     def ci(self):
         e = self.estimate
         if e is None or e.ci is None:
             return None
-        return math.exp(e.ci[0]), math.exp(e.ci[1])
+        return exp(e.ci[0]), exp(e.ci[1])
+
+
+def exp(log):
+    """A ratio from its log, infinite (never an OverflowError) beyond
+    the largest float."""
+    return math.exp(log) if log < 709.78 else math.inf
 
 
 def summarize(tally, labels, baseline, better, pct):
@@ -345,13 +440,19 @@ def summarize(tally, labels, baseline, better, pct):
         xs = s.measured()
         row = Row(label, s.cpus, s.ok, s.failed, median(xs),
                   min(xs) if xs else None, max(xs) if xs else None,
-                  mad(xs) if xs else None)
+                  mad(xs) if xs else None, timed_out=s.timed_out)
         if label == baseline:
             row.verdict = "baseline"
             rows.append(row)
             continue
-        row.estimate = e = signed_rank(paired_logs(s, base))
-        if e.ci is None:
+        pairs = paired_logs(s, base, tally.wall_figures)
+        row.estimate = e = signed_rank(pairs.logs)
+        row.censor = censored_reason(
+            pairs, verdict(row.ci, better) if e.ci is not None else None)
+        if row.censor is not None:
+            row.verdict = "cannot decide"
+            row.undecided = True
+        elif e.ci is None:
             row.verdict = "too few runs"
             if e.needed is not None:
                 row.verdict += " (need %d)" % e.needed
@@ -361,6 +462,39 @@ def summarize(tally, labels, baseline, better, pct):
             row.gate = pct is not None and slower_than(row.ci, better, pct)
         rows.append(row)
     return rows
+
+
+def censored_reason(p, said):
+    """Why the verdict the pairs say cannot stand, or None. A timed-out
+    run's figure is only a lower bound: where the placement timed out, its
+    ratios are too low, so only "slower" stands; where the baseline did,
+    they are too high, so only "faster" does. A failed run's figure is
+    unknown: nothing stands. Never "faster" or "no significant difference"
+    from the runs that finished alone."""
+    if p.unknown and said is None:
+        return None  # too few runs, and failed runs: says nothing
+    if p.unknown:
+        return ("%d round%s with a failed run of it or the baseline: their "
+                "figures are unknown (-i counts a run whatever its exit "
+                "status)" % (p.unknown, "s"[:p.unknown != 1]))
+    if p.both_censored:
+        return ("%d round%s where both it and the baseline timed out" %
+                (p.both_censored, "s"[:p.both_censored != 1]))
+    if p.censored and p.base_censored:
+        return ("it timed out in %d round%s and the baseline in %d: the "
+                "ratios are neither upper nor lower bounds" %
+                (p.censored, "s"[:p.censored != 1], p.base_censored))
+    says = "too few pairs for an interval" if said is None else \
+        "which says %s" % said
+    if p.censored and said != "slower":
+        return ("it timed out in %d round%s: counted as at least the "
+                "timeout, its ratio is a lower bound, %s, not slower" %
+                (p.censored, "s"[:p.censored != 1], says))
+    if p.base_censored and said != "faster":
+        return ("the baseline timed out in %d round%s: counted as at least "
+                "the timeout, the ratio is an upper bound, %s, not faster" %
+                (p.base_censored, "s"[:p.base_censored != 1], says))
+    return None
 
 
 def verdict(ci, better):
@@ -382,7 +516,10 @@ def slower_than(ci, better, pct):
 
 
 def shortfall(row):
-    """Why a placement has no interval, in a sentence, or None."""
+    """Why a placement has no interval or verdict, in a sentence, or
+    None."""
+    if row.censor is not None:
+        return "cannot decide: " + row.censor
     e = row.estimate
     if e is None or e.ci is not None:
         return None
