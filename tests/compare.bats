@@ -57,11 +57,22 @@ doc = json.load(sys.stdin)
 $1" || fail "JSON check failed: $1"
 }
 
-# Wait until file $1 has at least $2 lines (at most 20 s).
+# $output and $lines without a record's comment lines (its context).
+csv_only() {
+	output=$(grep -v '^#' <<<"$output")
+	mapfile -t lines <<<"$output"
+}
+
+# The lines of file $1 that are not comments (a record's context).
+lines_of() {
+	grep -vc '^#' "$1"
+}
+
+# Wait until file $1 has at least $2 lines, comments aside (at most 20 s).
 wait_lines() {
 	local i
 	for ((i = 0; i < 400; i++)); do
-		[ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		[ -f "$1" ] && [ "$(lines_of "$1")" -ge "$2" ] && return 0
 		sleep 0.05
 	done
 	fail "$1 never reached $2 lines"
@@ -179,7 +190,7 @@ make_project() {
 	# An unambiguous abbreviation is the option.
 	run --separate-stderr "$COMPARE" --qui --war 0 --ru 1 --pla none --form csv true
 	assert_success
-	[ "${#lines[@]}" -eq 2 ]
+	[ "$(grep -vc '^#' <<<"$output")" -eq 2 ]
 	# Nothing ran: the metric command is checked before the first run.
 	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none -m 'no-such-metric' -- sh -c 'echo ran >>"$1"' _ "$BATS_TEST_TMPDIR/ran"
 	assert_failure 2
@@ -286,7 +297,7 @@ make_project() {
 	local kept=${BASH_REMATCH[1]}
 	run "$COMPARE" --from "$kept" --format csv
 	assert_success
-	[ "${#lines[@]}" -eq 3 ]
+	[ "$(grep -vc '^#' <<<"$output")" -eq 3 ]
 	# A directory gone by the end (the runs remove it): the other files
 	# are written, and --export-csv holds the runs.
 	mkdir "$d/gone"
@@ -295,7 +306,7 @@ make_project() {
 	assert_failure 6
 	[ "$stderr" = "pinrun-compare: cannot write '$d/gone/p.svg': No such file or directory; the runs are in '$d/r.csv'" ]
 	[ -s "$d/r.json" ]
-	[ "$(wc -l <"$d/r.csv")" -eq 3 ]
+	[ "$(lines_of "$d/r.csv")" -eq 3 ]
 	# A read-only directory (as root: as a user who cannot write there).
 	local as=()
 	if [ "$(id -u)" -eq 0 ]; then
@@ -326,7 +337,7 @@ make_project() {
 	run --separate-stderr "$COMPARE" -q -n 2 -w 1 --format csv \
 		-p "cpus $FIRST" -p "cpus $SECOND" -p none -- true
 	assert_success
-	run cut -d, -f1-6 <<<"$output"
+	run cut -d, -f1-6 < <(grep -v '^#' <<<"$output")
 	assert_output "seq,round,phase,placement,cpus,status
 1,1,warmup,cpus $FIRST,$FIRST,ok
 2,1,warmup,cpus $SECOND,$SECOND,ok
@@ -355,7 +366,8 @@ make_project() {
 		# shellcheck disable=SC2086 # the words of the command
 		run --separate-stderr "$COMPARE" -q -n 3 -w 0 --format csv -p none -p hot -- $cmd
 		assert_success
-		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,note"
+		csv_only
+		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,vcsw,ivcsw,minflt,majflt,note"
 		[ "${#lines[@]}" -eq 7 ]
 		python3 -c "$(cat <<'EOF'
 import csv, re, sys
@@ -366,6 +378,10 @@ for r in list(csv.DictReader(sys.stdin)):
         assert re.fullmatch(r"[0-9]+\.[0-9]{6}", r[t]), r
     assert float(r["figure"]) == float(r["wall_s"]), r
     rss = int(r["maxrss_kb"])
+    # The kernel's counters of the command's tree (wait4's rusage).
+    for c in ("vcsw", "ivcsw", "minflt", "majflt"):
+        assert re.fullmatch(r"[0-9]+", r[c]), (c, r)
+    assert int(r["minflt"]) > 0, r
     if cmd != "true":
         assert 40000 < rss < 80000, r
     else:
@@ -387,6 +403,7 @@ EOF
 	# -i: the status is recorded, the run counts.
 	run --separate-stderr "$COMPARE" -q -i -n 2 -w 0 --format csv -p none -- sh -c 'exit 4'
 	assert_success
+	csv_only
 	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,ok,4,'
 }
 
@@ -399,7 +416,7 @@ EOF
 	assert_line --index 1 "figure: wall time in seconds (lower is better); 10 runs per placement after 1 warm-up round, interleaved; stopped after 5 of 22 runs"
 	assert_line "failed: none, runs 1, 3, 5: exit 1: no luck"
 	assert_line "failed: hot, runs 2, 4: exit 1: no luck"
-	run cut -d, -f1-4,6,7 "$csv"
+	run cut -d, -f1-4,6,7 < <(grep -v '^#' "$csv")
 	assert_output "seq,round,phase,placement,status,exit
 1,1,warmup,none,failed,1
 2,1,warmup,hot,failed,1
@@ -409,7 +426,7 @@ EOF
 	# -i: every run is made and counts.
 	run --separate-stderr "$COMPARE" -q -i -n 5 -w 1 -p none -p hot --export-csv "$csv" -- sh -c 'exit 1'
 	assert_success
-	[ "$(wc -l <"$csv")" -eq 13 ]
+	[ "$(lines_of "$csv")" -eq 13 ]
 }
 
 @test "compare: it says which placement failed its first runs, and how" {
@@ -418,7 +435,7 @@ EOF
 		sh -c '[ "$(nproc)" -gt 1 ] || { echo "needs 2 CPUs, has $(nproc)" >&2; exit 7; }'
 	assert_failure 3
 	[ "$stderr" = "pinrun-compare: stopped: the first 3 runs of 'hot' failed: exit 7: needs 2 CPUs, has 1 (-i counts runs whatever their exit status)" ]
-	run cut -d, -f1-4,6 <<<"$output"
+	run cut -d, -f1-4,6 < <(grep -v '^#' <<<"$output")
 	assert_output "seq,round,phase,placement,status
 1,1,measure,none,ok
 2,1,measure,hot,failed
@@ -433,8 +450,9 @@ EOF
 		--ignore-status --format csv -- sh -c 'exit 4'
 	assert_success
 	[ -z "$stderr" ]
+	csv_only
 	[ "${#lines[@]}" -eq 5 ]
-	run cut -d, -f1-4,6,7 <<<"$output"
+	run cut -d, -f1-4,6,7 < <(grep -v '^#' <<<"$output")
 	assert_output "seq,round,phase,placement,status,exit
 1,1,measure,none,ok,4
 2,1,measure,hot,ok,4
@@ -447,6 +465,7 @@ EOF
 		sh -c 'sleep 37.5 & sleep 37.5; wait'
 	# Both timed out in the only round: nothing to tell them apart.
 	assert_failure 4
+	csv_only
 	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,failed,timeout,0\.[5-9][0-9]*,.*,killed after the 0.5 s timeout$'
 	assert_line --index 2 --regexp '^2,1,measure,spread --follow,[-0-9,]+,failed,timeout,0\.[5-9][0-9]*,.*,killed after the 0.5 s timeout$'
 	run pgrep -f '^sleep 37.5$'
@@ -502,7 +521,7 @@ cleanup hot 6"
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p hot --format csv --higher-is-better \
 		--metric 'echo starting; kill -0 "$PINRUN_COMPARE_PID" && echo "$PINRUN_COMPARE_RUN"0' -- sleep 30
 	assert_success
-	run cut -d, -f1-4,6,7,12,13 <<<"$output"
+	run cut -d, -f1-4,6,7,12,13 < <(grep -v '^#' <<<"$output")
 	assert_output "seq,round,phase,placement,status,exit,figure,better
 1,1,measure,none,ok,SIGINT,10,higher
 2,1,measure,hot,ok,SIGINT,20,higher
@@ -514,6 +533,7 @@ cleanup hot 6"
 	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --format csv --metric 'sleep 0.5; echo 3' -- \
 		sh -c 'trap "" INT; while :; do sleep 0.1; done'
 	assert_success
+	csv_only
 	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,ok,SIGTERM,2\.[5-9][0-9]*,.*,3,lower,.*,$'
 }
 
@@ -528,6 +548,7 @@ cleanup hot 6"
 	# Still figures: exponents, a leading +, no integer part.
 	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric 'echo +.5e-3' --format csv -- sleep 30
 	assert_success
+	csv_only
 	assert_line --index 1 --regexp ',ok,.*,0\.0005,lower,'
 	# A 3 MB line: 120 characters of its end, and how many more.
 	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric "head -c 3000000 /dev/zero | tr '\\0' x; echo" -- sleep 30
@@ -627,7 +648,7 @@ assert hot["cannot_decide"] == (status == 4), (status, hot)' <<<"$output"
 	# The running ratio is the median of the rounds' ratios so far.
 	python3 -c "$(cat <<'EOF'
 import csv, statistics, sys
-runs = [r for r in csv.DictReader(sys.stdin) if r["phase"] == "measure"]
+runs = [r for r in csv.DictReader(l for l in sys.stdin if not l.startswith("#")) if r["phase"] == "measure"]
 by = {(r["round"], r["placement"]): float(r["figure"]) for r in runs}
 ratios = [by[k, "hot"] / by[k, "none"] for k in ("1", "2")]
 assert "%.3f" % statistics.median(ratios) == sys.argv[1], (ratios, sys.argv[1])
@@ -646,11 +667,12 @@ EOF
 		fail "no live line: $(printf '%q' "$output")"
 	[[ "$output" == *$'\r\e[Kpinrun-compare: round 3 of 3, hot (2 of 2), '*' left; ratio to none: hot '[0-9].[0-9][0-9][0-9]$'\r\e[K'* ]] ||
 		fail "no last line: $(printf '%q' "$output")"
-	# Never wider than the terminal: a wrapped line would not be rewritten.
+	# Wider than the terminal: whole, never cut; the next line clears
+	# every row it wrapped to (here 2 of 50 columns) first.
 	run env COLUMNS=50 script -qec "$(printf '%q ' "$COMPARE" -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
 	assert_success
-	[[ "$output" == *$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), none (1 o\r'* ]] ||
-		fail "not cut at 49 columns: $(printf '%q' "$output")"
+	[[ "$output" == *$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), none (1 of 2), '*' elapsed; ratio to none: hot -'$'\r\e[K\e[1A\e[Kpinrun-compare: round 1 of 3 (warm-up), hot (2 of 2), '* ]] ||
+		fail "cut, or not cleared: $(printf '%q' "$output")"
 	run script -qec "$(printf '%q ' "$COMPARE" -q -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
 	assert_success
 	[[ "$output" != *"pinrun-compare: round"* && "$output" != *$'\e'* ]] || fail "progress with -q: $(printf '%q' "$output")"
@@ -676,11 +698,13 @@ EOF
 		got=0
 		wait "$pid" || got=$?
 		[ "$got" -eq "$code" ] || fail "SIG$sig: exit status $got, want $code: $(cat stderr)"
-		n=$(($(wc -l <runs.csv) - 1))
+		n=$(($(lines_of runs.csv) - 1))
 		run cat stderr
 		assert_line "pinrun-compare: interrupted by SIG$sig after $n of 100 runs: the report is of those"
 		run cat stdout
 		assert_line --index 1 --regexp "^figure: wall time in (seconds|milliseconds) \(lower is better\); 50 runs per placement after 0 warm-up rounds, interleaved; interrupted by SIG$sig after $n of 100 runs\$"
+		run --separate-stderr "$COMPARE" --from runs.csv
+		assert_line --index 1 --regexp "; interrupted by SIG$sig after $n of 100 runs\$"
 		run --separate-stderr "$COMPARE" --from runs.csv --format json
 		assert_success
 		[ "$(jq -c '[.placements[] | [.runs, .failed]]' report.json)" = "$(jq -c '[.placements[] | [.runs, .failed]]' <<<"$output")" ] ||
@@ -703,12 +727,54 @@ table.md"
 	done
 }
 
+@test "compare: a record carries its context: --from reports the command, unit, metric, placements and how it ended" {
+	local rec=$BATS_TEST_TMPDIR/rec.csv
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p 'spread --follow' --metric 'echo 5' --export-csv "$rec" -- sleep 30
+	assert_success
+	run head -n 1 "$rec"
+	assert_output "# pinrun-compare record"
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_success
+	assert_line --index 0 "pinrun-compare: sleep 30"
+	assert_line --index 1 "figure: the metric's figure (lower is better); runs recorded in $rec"
+	assert_line "metric: echo 5"
+	run --separate-stderr "$COMPARE" --from "$rec" --format json
+	json_check 'assert doc["command"] == ["sleep", "30"] and doc["metric"] == "echo 5", doc
+assert [p["pinrun"] for p in doc["placements"]] == [None, ["--spread", "--follow"]], doc["placements"]' <<<"$output"
+	# A CSV reader that skips the comment lines reads the runs alone.
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+assert [r["placement"] for r in rows] == ["none", "spread --follow"] * 2, rows' "$rec"
+	# --format csv of a record gives the record back, context and all.
+	run --separate-stderr "$COMPARE" --from "$rec" --format csv
+	assert_success
+	[ "$output" = "$(cat "$rec")" ] || fail "not the same record"
+	# Wall time: the unit is known, and chosen.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --export-csv "$rec" true
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_line --index 0 "pinrun-compare: true"
+	assert_line --index 1 --regexp "^figure: wall time in (milliseconds|microseconds|seconds) \(lower is better\); runs recorded in $rec\$"
+	# Cut short (no last line): said.
+	head -n -1 "$rec" >"$rec.cut"
+	run --separate-stderr "$COMPARE" --from "$rec.cut"
+	assert_line --index 1 --regexp "; runs recorded in $rec.cut; the record ends before its last line: cut short\$"
+	# Conditions that changed between the first run and the last (here
+	# transparent huge pages) make the runs unlike: said.
+	sed -i -E '$ s/"thp": ("[a-z]+"|null)/"thp": "changed"/' "$rec"
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_line --regexp '^warning: the conditions changed during the runs: thp: ([a-z]+|None) -> changed$'
+	# An old record (no context) still reads as before.
+	run --separate-stderr "$COMPARE" --from "$FIX/shift.csv"
+	assert_success
+	assert_line --index 0 "figure: the recorded figure (lower is better); runs recorded in $FIX/shift.csv"
+}
+
 @test "compare: the record grows run by run: after a SIGKILL, --from analyses what it holds" {
 	mkdir "$BATS_TEST_TMPDIR/k" && cd "$BATS_TEST_TMPDIR/k"
 	# Each run counts the record's lines when it starts: the header and
 	# one line per run before it, so 1, 2, 3...
 	"$COMPARE" -q -n 50 -w 1 -p none -p hot --export-csv runs.csv --export-json r.json -- \
-		sh -c 'wc -l <runs.csv >>seen; sleep 0.219' &
+		sh -c 'grep -vc "^#" runs.csv >>seen; sleep 0.219' &
 	local pid=$!
 	wait_lines seen 6
 	kill -KILL "$pid"
@@ -720,7 +786,7 @@ table.md"
 	run awk '$1 != NR { print NR ": " $1 }' seen
 	assert_output ""
 	# The last run is in the record, or was killed before its end.
-	[ "$(wc -l <runs.csv)" -ge "$(wc -l <seen)" ]
+	[ "$(lines_of runs.csv)" -ge "$(wc -l <seen)" ]
 	run --separate-stderr "$COMPARE" --from runs.csv --format csv
 	assert_success
 	[ "$output" = "$(cat runs.csv)" ] || fail "the record changed on re-reading"
@@ -777,7 +843,8 @@ machine: Made-up CPU, 2 CPUs, Linux 6.1.0
 placement  CPUs  runs  failed  median    min    max    MAD  ratio  95% CI          verdict
 none       0-1      8       0   1.004  0.972  1.023  0.013  1.000  -               baseline
 hot        1        8       0   1.004  0.972  1.023  0.013  1.000  [1.000, 1.000]  no significant difference
-ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%
+hot ran 1.000 x as fast as none [1.000, 1.000]"
 	[ -z "$stderr" ]
 }
 
@@ -790,7 +857,9 @@ placement  CPUs  runs  failed  median    min    max    MAD  ratio  95% CI       
 none       0-1      8       0   0.999  0.979  1.026  0.019  1.000  -               baseline
 hot        1        8       0   2.026  1.952  2.059  0.027  2.013  [1.944, 2.091]  slower
 spread     0-1      8       0   0.506  0.487  0.514  0.006  0.502  [0.491, 0.510]  faster
-ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%
+hot ran 2.013 x slower than none [1.944, 2.091]
+spread ran 1.994 x faster than none [1.960, 2.036]"
 }
 
 @test "compare: overlapping noisy samples: no significant difference" {
@@ -845,7 +914,7 @@ assert (p["verdict"], p["slower_than_allowed"], p["cannot_decide"]) == ("cannot 
 	run --separate-stderr "$COMPARE" -q -n 6 -w 0 -p none -p hot --timeout 0.3 \
 		--fail-if-slower 10 -- sh -c 'test "$(nproc)" -gt 1 || sleep 30'
 	assert_failure 1
-	assert_line --regexp '^hot +[0-9]+ +0 +6 +- +- +- +- +[0-9.]+ +\[[0-9.]+, [0-9.]+\] +slower$'
+	assert_line --regexp '^hot +[0-9]+ +0 +6 +(- +)+[0-9.]+ +\[[0-9.]+, [0-9.]+\] +slower$'
 	assert_line "failed: hot, runs 2, 4, 6, 8, 10, 12: killed after the 0.3 s timeout"
 	[ "${stderr%%:*}" = "pinrun-compare" ]
 	assert_equal "${stderr_lines[0]%%:*}" "pinrun-compare"
@@ -861,7 +930,9 @@ placement        CPUs  runs  failed  median   min    max  MAD  ratio  95% CI    
 none             0-1      6       0   100.6  97.6  102.3  1.2  1.000  -               baseline
 hot              1        6       0    49.4  48.4   51.5  0.8  0.495  [0.486, 0.504]  slower
 spread --follow  0-1      6       0   100.0  97.4  101.7  1.6  0.992  [0.963, 1.042]  no significant difference
-ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%
+hot ran 2.021 x slower than none [1.983, 2.059]
+spread --follow ran 1.008 x slower than none [0.960, 1.038]"
 }
 
 @test "compare: --baseline and -p choose the baseline and the order" {
@@ -892,6 +963,48 @@ $got"
 
 # --- formats ----------------------------------------------------------------
 
+@test "compare: readable results: a line per placement as hyperfine says it, automatic units, CPU times and counters" {
+	run --separate-stderr "$COMPARE" --from shift.csv
+	assert_success
+	assert_line "hot ran 2.013 x slower than none [1.944, 2.091]"
+	assert_line "spread ran 1.994 x faster than none [1.960, 2.036]"
+	# A rate: half the rate is twice as slow.
+	run --separate-stderr "$COMPARE" --from rate.csv
+	assert_line "hot ran 2.021 x slower than none [1.983, 2.059]"
+	run --separate-stderr "$COMPARE" --from few.csv
+	assert_line "hot ran 2.005 x slower than none (no interval: too few runs (need 6))"
+	# One pair gives no interval at all (not "0% confidence").
+	local rec=$BATS_TEST_TMPDIR/one.csv
+	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,1,lower\n1,measure,hot,ok,2,lower\n' >"$rec"
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_line "hot: 1 paired run gives no interval; 6 would reach 95%"
+	# Live wall time: in a unit that gives the median 1 to 999, with the
+	# medians of user and sys time and of the kernel's counters.
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none true
+	assert_success
+	assert_line --index 1 --regexp '^figure: wall time in (milliseconds|microseconds) \(lower is better\)'
+	assert_line --index 4 --regexp '^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt +ratio +95% CI +verdict$'
+	assert_line --index 5 --regexp '^none +[-0-9,]+ +2 +0 +[0-9]{1,3}\.[0-9]+ '
+}
+
+@test "compare: nothing compared is said; -p auto compares every distinct placement of this machine" {
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p hot true
+	assert_success
+	[ -z "$stderr" ]
+	assert_line "warning: only one placement, 'hot': nothing is compared (give another -p, or -p auto)"
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p auto --format json true
+	assert_success
+	json_check '
+import os
+names = [p["placement"] for p in doc["placements"]]
+assert names[0] == "none", names
+cpus = [p["cpus"] for p in doc["placements"]]
+assert len(cpus) == len(set(cpus)), ("the same CPUs twice", doc["placements"])
+allowed = os.sched_getaffinity(0)
+assert len(names) >= (2 if len(allowed) > 1 else 1), names
+assert set(names) <= {"none", "hot", "same-cache", "same-numa", "same-chip", "spread", "spread --smt"}, names' <<<"$output"
+}
+
 @test "compare: --format markdown is a step summary" {
 	run --separate-stderr "$COMPARE" --from shift.csv --format markdown
 	assert_success
@@ -907,7 +1020,10 @@ Machine: Made-up CPU, 2 CPUs, Linux 6.1.0.
 | \`hot\` | \`1\` | 8 | 0 | 2.026 | 1.952 | 2.059 | 0.027 | 2.013 | [1.944, 2.091] | **slower** |
 | \`spread\` | \`0-1\` | 8 | 0 | 0.506 | 0.487 | 0.514 | 0.006 | 0.502 | [0.491, 0.510] | **faster** |
 
-Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baseline (\`none\`), with the 95% confidence interval of the Wilcoxon signed-rank test."
+Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baseline (\`none\`), with the 95% confidence interval of the Wilcoxon signed-rank test.
+
+- hot ran 2.013 x slower than none [1.944, 2.091]
+- spread ran 1.994 x faster than none [1.960, 2.036]"
 }
 
 @test "compare: markdown of a live run names the command, the machine, the CPUs, failures and the plot" {
@@ -961,7 +1077,7 @@ assert [x["cpus"] for x in p] == ["0-1", "1", "0-1"]
 assert p[1] == {"placement": "hot", "pinrun": ["--hot"], "cpus": "1", "runs": 8,
     "failed": 0, "median": 2.025992, "min": 1.951605, "max": 2.059216,
     "mad": 0.0273145, "pairs": 8, "ratio": 2.01293965, "ci_low": 1.94396086,
-    "ci_high": 2.09134744, "method": "exact", "verdict": "slower",
+    "ci_high": 2.09134744, "log_ratio": 0.699596168, "method": "exact", "verdict": "slower",
     "runs_needed": None, "slower_than_allowed": True, "cannot_decide": False}, p[1]
 assert len(doc["runs"]) == 27
 assert [r["phase"] for r in doc["runs"][:4]] == ["warmup"] * 3 + ["measure"]
@@ -974,11 +1090,12 @@ assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none --format csv -o "$out" -- true
 	assert_success
 	assert_line --index 0 "pinrun-compare: true"
-	assert_line --index 3 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +ratio +95% CI +verdict$"
+	assert_line --index 3 --regexp "^conditions: none: CPUs [-0-9,]+, "
+	assert_line --index 4 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt +ratio +95% CI +verdict$"
 	run "$COMPARE" --from "$out" --format csv
 	assert_success
 	[ "$output" = "$(cat "$out")" ]
-	[ "${#lines[@]}" -eq 3 ]
+	[ "$(grep -vc '^#' <<<"$output")" -eq 3 ]
 }
 
 @test "compare: CSV, JSON and markdown from one run, each placement's CPUs in every one" {
@@ -1000,7 +1117,7 @@ assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
 same-chip=$chip
 spread=$spread
 cpus $SECOND=$SECOND"
-	run cut -d, -f4,5 r.csv
+	run cut -d, -f4,5 < <(grep -v '^#' r.csv)
 	assert_output "placement,cpus
 none,$ALLOWED
 same-chip,$chip
@@ -1122,18 +1239,28 @@ EOF
 	# A dot per measured run in the strip plot, and again by round; a line
 	# per placement through its 8 rounds.
 	run grep -c '<circle ' "$svg"
-	assert_output 48
+	assert_output 50
 	run grep -c '<polyline ' "$svg"
 	assert_output 3
 	[ "$(grep -o '<polyline [^>]*points="[^"]*"' "$svg" | head -n 1 | sed 's/.*points="//; s/"//' | wc -w)" -eq 8 ]
 	run grep -c -E '>(none  \[CPUs 0-1\]|hot  \[CPUs 1\]|spread  \[CPUs 0-1\]|baseline median|2.013 \[1.944, 2.091\] slower|0.502 \[0.491, 0.510\] faster|by round, in the order run: .*)<' "$svg"
-	assert_output 7
+	assert_output 9
+	# Above them, the decision: a forest plot of each ratio and interval
+	# against 1, labelled, with its legend.
+	run grep -c -E '>(the decision: ratio to none, with its 95% interval \(log scale\)|ratio to none \(time\): left of 1 faster, right slower|a dot: the ratio \(Hodges-Lehmann\); a line: its 95% interval|1)<' "$svg"
+	assert_output 4
+	run grep -c 'fail-if-slower' "$svg"
+	assert_output 0
+	run --separate-stderr "$COMPARE" --from shift.csv --plot "$BATS_TEST_TMPDIR/gate.svg" --fail-if-slower 5
+	assert_failure 1
+	run grep -c '>--fail-if-slower 5%<' "$BATS_TEST_TMPDIR/gate.svg"
+	assert_output 1
 	rsvg-convert -o "$BATS_TEST_TMPDIR/plot.png" "$svg"
 	# The baseline's dashed red line, the dots and the white background.
 	run png "$BATS_TEST_TMPDIR/plot.png" count cf222e 0969da ffffff
 	assert_success
 	read -r w h red blue white <<<"$output"
-	[ "$w" -eq 899 ] && [ "$h" -eq 550 ] || fail "size $w x $h"
+	[ "$w" -eq 899 ] && [ "$h" -eq 746 ] || fail "size $w x $h"
 	[ "$red" -gt 150 ] || fail "baseline line: $red red pixels"
 	[ "$blue" -gt 300 ] || fail "dots and line: $blue blue pixels"
 	[ "$white" -gt $((w * h / 2)) ] || fail "background: $white white pixels"
@@ -1219,8 +1346,9 @@ EOF
 	svg=$BATS_TEST_TMPDIR/live.svg
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p hot --plot "$svg" -- sh -c '[ "$(nproc)" -gt 1 ]'
 	assert_failure 3
+	# In the decision's rows and the runs' rows.
 	run grep -c ">hot  \[CPUs [0-9]*\] (2 failed)<" "$svg"
-	assert_output 1
+	assert_output 2
 	run rsvg-convert -o "$BATS_TEST_TMPDIR/live.png" "$svg"
 	assert_success
 }
@@ -1274,6 +1402,8 @@ json"
 same-numa
 same-cache
 spread"
+	run complete_line "pinrun-compare -p a" 2 pinrun-compare -p a
+	assert_output "auto"
 	# The baseline is one of the placements given, quoted as needed, or
 	# of the default ones.
 	run complete_line "pinrun-compare -p none -p 'spread --follow' -b " 6 pinrun-compare -p none -p "'spread --follow'" -b ""
@@ -1343,7 +1473,7 @@ man_examples() {
 	grep -q '^### pinrun-compare: `make -j4`$' "$GITHUB_STEP_SUMMARY"
 	grep -q '^| `same-chip` | ' "$GITHUB_STEP_SUMMARY"
 	grep -q '^Plot: \[runs.svg\](runs.svg)$' "$GITHUB_STEP_SUMMARY"
-	[ "$(wc -l <runs.csv)" -eq 23 ]
+	[ "$(lines_of runs.csv)" -eq 23 ]
 	cd ..
 	# 3: a server loaded by ab, on a free port instead of 8080.
 	if command -v ab >/dev/null; then
@@ -1366,10 +1496,10 @@ man_examples() {
 	printf '#!/bin/sh\nsleep 0.01\n' >bench && chmod +x bench
 	run --separate-stderr bash -e ../ex03
 	assert_success
-	assert_line "### pinrun-compare"
+	assert_line "### pinrun-compare: \`./bench\`"
 	assert_line --regexp '^\| `hot` \| `[-0-9,]+` \| 10 \| 0 \| .* \| 1\.000 \| - \| baseline \|$'
 	assert_line --regexp '^\| `none` \| `[-0-9,]+` \| 10 \| 0 \| .* \| [01]\.[0-9]{3} \| \[[0-9.]+, [0-9.]+\] \| '
-	[ "$(wc -l <runs.csv)" -eq 45 ]
+	[ "$(lines_of runs.csv)" -eq 45 ]
 }
 
 @test "compare: the README's pinrun-compare example runs as written" {
@@ -1384,7 +1514,7 @@ man_examples() {
 	[ "$(wc -l <build.log)" -eq 33 ] || fail "$(wc -l <build.log) builds, not 33"
 	run grep -c -E '^\| `(none|hot|spread --follow)` \| `[-0-9,]+` \| 10 \| 0 \|' "$GITHUB_STEP_SUMMARY"
 	assert_output 3
-	[ -s runs.svg ] && [ "$(wc -l <runs.csv)" -eq 34 ]
+	[ -s runs.svg ] && [ "$(lines_of runs.csv)" -eq 34 ]
 }
 
 @test "compare: docs/ci.md's workflow parses, and its steps run here" {
@@ -1469,7 +1599,7 @@ Keep the runs: placement.csv placement.svg, missing: []"
 	# and summed it up.
 	[ -x "$BATS_TEST_TMPDIR/runner/pinrun/bin/pinrun-compare" ]
 	[ "$(wc -l <build.log)" -eq 28 ] || fail "$(wc -l <build.log) builds, not 28"
-	[ "$(wc -l <placement.csv)" -eq 29 ]
+	[ "$(lines_of placement.csv)" -eq 29 ]
 	run cat "$BATS_TEST_TMPDIR/summary.md"
 	assert_line --index 0 "### pinrun-compare: \`make -j$(nproc)\`"
 	assert_line "Prepare: \`make clean\`."

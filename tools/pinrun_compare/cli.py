@@ -10,8 +10,8 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 
-from .common import (CompareError, EXIT_INTERNAL, EXIT_OK, FORMATS, MAX_RUNS,
-                     OUTPUT_OPTIONS, OutputError, PROG, UsageError)
+from .common import (version, CompareError, EXIT_INTERNAL, EXIT_OK, FORMATS,
+                     MAX_RUNS, OUTPUT_OPTIONS, PROG, UsageError)
 from .placement import parse_placement
 from .paths import escape, write_stdout
 from .runner import Child, Stop
@@ -32,7 +32,8 @@ Options:
                                confidence needs 6)
  -w, --warmup <n>            unmeasured rounds first (default 1)
  -p, --placement <options>   pinrun's options, or none; repeat it
-                               (default: none, hot, same-chip, spread)
+                               (default: none, hot, same-chip, spread;
+                               auto: every distinct one this machine has)
  -b, --baseline <name>       the placement the others are compared with
                                (default: the first)
      --prepare <cmd>         run <cmd> with sh before every run, untimed
@@ -273,9 +274,11 @@ def parse_args(argv):
     given, command = split_options(argv)
     o = Options(command=command)
     values = {}
+    # A record's placements are its names, not pinrun's words to check.
+    live = not any(name == "from_file" for name, _, _ in given)
     for name, _, value in given:
         if name == "placement":
-            p = parse_placement(value)
+            p = parse_placement(value, live)
             if any(q.label == p.label for q in o.placements):
                 raise UsageError("placement '%s' given twice" % p.label)
             o.placements.append(p)
@@ -373,28 +376,6 @@ def on_signal(signum, _frame):
             child.signal(signal.SIGKILL)
         return
     raise KeyboardInterrupt(signum)
-
-
-def version():
-    """The VERSION file: beside the package when installed, at the root
-    of the tree when run from it."""
-    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    paths = [os.path.join(pkg_parent, "VERSION")]
-    if os.path.basename(pkg_parent) == "tools":
-        paths.append(os.path.join(pkg_parent, "..", "VERSION"))
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read().strip()
-        except FileNotFoundError:
-            continue
-        except OSError as e:
-            raise OutputError("read", path, e) from None
-        if not re.fullmatch(r"[0-9]+(\.[0-9]+)*[0-9A-Za-z.~+-]*", text):
-            raise CompareError("invalid version in '%s'" % path)
-        return text
-    raise CompareError("cannot find the VERSION file: looked at %s" %
-                       ", ".join(os.path.normpath(p) for p in paths))
 
 
 def entry(argv=None):

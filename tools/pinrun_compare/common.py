@@ -1,6 +1,8 @@
 """What every module shares: the name, the limits, the exit status and
 the errors."""
 
+import os
+import re
 import statistics
 
 PROG = "pinrun-compare"
@@ -22,7 +24,10 @@ STOP_TERM_S = 2.0
 STOP_KILL_S = 5.0
 CSV_FIELDS = ["seq", "round", "phase", "placement", "cpus", "status", "exit",
               "wall_s", "user_s", "sys_s", "maxrss_kb", "figure", "better",
-              "host", "note"]
+              "host", "vcsw", "ivcsw", "minflt", "majflt", "note"]
+# The counters of a run, as the reports name them.
+COUNTERS = (("vcsw", "csw"), ("ivcsw", "icsw"), ("minflt", "minflt"),
+            ("majflt", "majflt"))
 NEEDED_COLUMNS = ("round", "phase", "placement", "status", "figure", "better")
 FORMATS = ("table", "markdown", "csv", "json")
 
@@ -70,3 +75,25 @@ class OutputError(CompareError):
         super().__init__("cannot %s '%s': %s" %
                          (verb, path, getattr(err, "strerror", None) or err))
         self.status = EXIT_RECORD if verb == "read" else EXIT_OUTPUT
+
+
+def version():
+    """The VERSION file: beside the package when installed, at the root
+    of the tree when run from it."""
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    paths = [os.path.join(pkg_parent, "VERSION")]
+    if os.path.basename(pkg_parent) == "tools":
+        paths.append(os.path.join(pkg_parent, "..", "VERSION"))
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read().strip()
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            raise OutputError("read", path, e) from None
+        if not re.fullmatch(r"[0-9]+(\.[0-9]+)*[0-9A-Za-z.~+-]*", text):
+            raise CompareError("invalid version in '%s'" % path)
+        return text
+    raise CompareError("cannot find the VERSION file: looked at %s" %
+                       ", ".join(os.path.normpath(p) for p in paths))

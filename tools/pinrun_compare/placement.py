@@ -27,6 +27,12 @@ BRIEFLY = ("none, hot, same-chip, same-numa, same-cache, spread, 'cpus "
            "<list>', with pinrun's options after them ('spread --follow')")
 
 
+# -p auto: every one of these this machine offers, each set of CPUs once.
+AUTO = ["auto"]
+AUTO_CANDIDATES = ("none", "hot", "same-cache", "same-numa", "same-chip",
+                   "spread", "spread --smt")
+
+
 def check_words(text, words):
     """Refuse, with what was meant, a -p value that is not a placement:
     -p=hot, a misspelt policy, or hyperfine's -p (--prepare) command."""
@@ -64,6 +70,8 @@ def parse_placement(text, given=True):
             raise UsageError("invalid placement '%s': none takes no "
                              "options" % label)
         return Placement(label, None)
+    if words == AUTO:
+        return Placement(label, AUTO)
     if given:
         check_words(text, words)
     if "--" in words:

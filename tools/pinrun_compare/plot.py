@@ -2,7 +2,7 @@ import math
 import shlex
 import unicodedata
 
-from .report import describe_figure, fci, fratio, heading
+from .report import describe_figure, fci, fratio, heading, ratio_text
 from .stats import median
 
 
@@ -110,11 +110,12 @@ def paint(name, prop="fill"):
 
 
 def axis_range(values):
-    low, high = min(values), max(values)  # figures are positive
-    if high - low < 1e-9 * high:
-        low, high = low * 0.95, high * 1.05
-    pad = (high - low) * 0.05
-    low, high = max(0.0, low - pad), high + pad
+    """From zero (figures are positive), so that a bar's length is the
+    figure and small differences are not made to look large."""
+    high = max(values)
+    if not math.isfinite(high) or high <= 0:
+        high = 1.0
+    low, high = 0.0, high * 1.05
     ticks, step = nice_ticks(low, high)
     return min(low, ticks[0]), max(high, ticks[-1]), ticks, step
 
@@ -166,12 +167,17 @@ def plot_svg(rows, tally, meta):
         heads += [(t, FONT, "muted", None)
                   for t in wrap("machine: " + meta.host, width - 2 * pad)]
     x0 = pad + label_w
-    top = pad + 18 * len(heads) + 24
+    forest_top = pad + 18 * len(heads) + 40
+    compared = [r for r in rows if r.label != meta.baseline]
+    forest_bottom = forest_top + row_h * max(1, len(compared))
+    top = forest_bottom + 100
     strip_bottom = top + row_h * len(rows)
     order_top = strip_bottom + 84
     order_bottom = order_top + order_h
     height = order_bottom + 52
-    figs = {r.label: tally.series[r.label].measured() for r in rows}
+    factor = meta.unit[2] if meta.unit else 1.0  # in the unit shown
+    figs = {r.label: [v * factor for v in tally.series[r.label].measured()]
+            for r in rows}
     values = [v for vs in figs.values() for v in vs] or [1.0]
     low, high, ticks, step = axis_range(values)
 
@@ -190,7 +196,13 @@ def plot_svg(rows, tally, meta):
                  (pad, y, size, ' font-weight="bold"' if weight else "",
                   paint(color), xml(text)))
         y += 18
+    s += forest(compared, meta, x0, forest_top, row_h, plot_w, pad,
+                labels=[labels[rows.index(r)] for r in compared],
+                colors=[rows.index(r) for r in compared])
     # The strip plot.
+    s.append('<text x="%d" y="%d" %s>every run, by placement: the median '
+             'a bar, the quartiles a box</text>' %
+             (pad, top - 28, paint("fg")))
     for t in ticks:
         s.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" %s/>' %
                  (x(t), top, x(t), strip_bottom, paint("grid", "stroke")))
@@ -199,7 +211,7 @@ def plot_svg(rows, tally, meta):
                     tick_label(t, step)))
     s.append('<text x="%.1f" y="%d" text-anchor="middle" %s>%s</text>' %
              (x0 + plot_w / 2, strip_bottom + 34, paint("muted"),
-              xml(describe_figure(meta))))
+              xml(axis_name(meta))))
     for i, r in enumerate(rows):
         cy = top + row_h * i + row_h / 2
         if i % 2:
@@ -223,14 +235,14 @@ def plot_svg(rows, tally, meta):
                          (x(v), cy + jitter, paint(i)))
         if r.median is not None:
             s.append('<rect x="%.1f" y="%.1f" width="3" height="28" %s/>' %
-                     (x(r.median) - 1.5, cy - 14, paint("fg")))
+                     (x(r.median * factor) - 1.5, cy - 14, paint("fg")))
         color = {"faster": "faster", "slower": "slower"}.get(r.verdict,
                                                              "muted")
         s.append('<text x="%.1f" y="%.1f" %s>%s</text>' %
                  (x0 + plot_w + pad, cy + 4, paint(color), xml(rights[i])))
     base = [r for r in rows if r.label == meta.baseline]
     if base and base[0].median is not None:
-        bx = x(base[0].median)
+        bx = x(base[0].median * factor)
         s.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" '
                  'stroke-width="2" stroke-dasharray="6,4" %s/>' %
                  (bx, top - 6, bx, strip_bottom, paint("base", "stroke")))
@@ -240,7 +252,7 @@ def plot_svg(rows, tally, meta):
     rounds = max(1, tally.rounds())
     s.append('<text x="%d" y="%d" %s>by round, in the order run: a drift '
              'of the machine moves every line alike</text>' %
-             (pad, order_top - 16, paint("fg")))
+             (pad, order_top - 28, paint("fg")))
 
     def ox(rnd):
         if rounds == 1:
@@ -248,12 +260,29 @@ def plot_svg(rows, tally, meta):
         return x0 + (rnd - 1) / (rounds - 1) * plot_w
 
     def oy(v):
-        return order_bottom - (v - low) / (high - low) * order_h
+        return order_bottom - (v * factor - low) / (high - low) * order_h
+    # The y axis, labelled with the figure and its unit; a legend.
+    s.append('<text x="%d" y="%.1f" text-anchor="middle" transform="rotate('
+             '-90 %d %.1f)" %s>%s</text>' %
+             (pad + 4, order_top + order_h / 2, pad + 4,
+              order_top + order_h / 2, paint("muted"),
+              xml("wall time (%s)" % meta.unit[0] if meta.unit
+                  else "figure")))
+    lx = x0
+    for i, r in enumerate(rows):
+        name = short(r.label)
+        s.append('<rect x="%.1f" y="%d" width="10" height="10" %s/>'
+                 '<text x="%.1f" y="%d" %s>%s</text>' %
+                 (lx, order_top - 12, paint(i), lx + 14, order_top - 3,
+                  paint("fg"), xml(name)))
+        lx += text_width(name) + 34
     for t in ticks:
         s.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" %s/>' %
-                 (x0, oy(t), x0 + plot_w, oy(t), paint("grid", "stroke")))
+                 (x0, oy(t / factor), x0 + plot_w, oy(t / factor),
+                  paint("grid", "stroke")))
         s.append('<text x="%d" y="%.1f" text-anchor="end" %s>%s</text>' %
-                 (x0 - 6, oy(t) + 4, paint("fg"), tick_label(t, step)))
+                 (x0 - 6, oy(t / factor) + 4, paint("fg"),
+                  tick_label(t, step)))
     rticks, rstep = nice_ticks(1, rounds) if rounds > 1 else ([1], 1)
     for t in rticks:
         if 1 <= t <= rounds and float(t).is_integer():
@@ -275,6 +304,89 @@ def plot_svg(rows, tally, meta):
                          (ox(a), oy(b), paint(i)))
     s.append("</svg>")
     return "\n".join(s) + "\n"
+
+
+def short(label, most=20):
+    """A placement's name in a legend or an axis' label: at most a few
+    characters (the rows give it whole)."""
+    return label if len(label) <= most else label[:most - 3] + "..."
+
+
+def axis_name(meta):
+    """The figure and its unit, for an axis."""
+    if meta.unit:
+        return "wall time (%s), %s is better" % (meta.unit[0], meta.better)
+    return describe_figure(meta)
+
+
+def forest(rows, meta, x0, top, row_h, plot_w, pad, labels, colors):
+    """The decision: each placement's ratio to the baseline as a dot and
+    its 95% interval as a line, on a log scale, against 1 (the baseline)
+    and the --fail-if-slower threshold."""
+    s = ['<text x="%d" y="%d" %s>the decision: ratio to %s, with its 95%% '
+         'interval (log scale)</text>' % (pad, top - 22, paint("fg"),
+                                        xml(short(meta.baseline)))]
+    logs = [0.0]
+    for r in rows:
+        logs += [v for v in (r.log_ratio,) + tuple(r.log_ci or ())
+                 if v is not None]
+    limit = None
+    if meta.fail_if_slower is not None:
+        pct = meta.fail_if_slower / 100
+        if meta.better == "lower":
+            limit = math.log1p(pct)
+        elif pct < 1:
+            limit = math.log1p(-pct)
+        if limit is not None:
+            logs.append(limit)
+    low, high = min(logs), max(logs)
+    span = max(high - low, 0.02)
+    low, high = low - span * 0.1, high + span * 0.1
+    bottom = top + row_h * max(1, len(rows))
+
+    def x(v):
+        return x0 + (v - low) / (high - low) * plot_w
+    for v, name in ((low, None), (0.0, "1"), (high, None)):
+        s.append('<text x="%.1f" y="%d" text-anchor="middle" %s>%s</text>' %
+                 (x(v), bottom + 16, paint("fg"),
+                  xml(name or ratio_text(v))))
+    s.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke-width="2" %s'
+             '/>' % (x(0.0), top - 6, x(0.0), bottom, paint("grid",
+                                                            "stroke")))
+    s.append('<text x="%.1f" y="%d" text-anchor="middle" %s>ratio to %s '
+             '(%s): left of 1 faster, right slower</text>' %
+             (x0 + plot_w / 2, bottom + 34, paint("muted"),
+              xml(short(meta.baseline)), "time" if meta.better == "lower"
+              else "rate"))
+    if limit is not None:
+        s.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke-width="2"'
+                 ' stroke-dasharray="6,4" %s/>' %
+                 (x(limit), top - 6, x(limit), bottom,
+                  paint("base", "stroke")))
+        s.append('<text x="%.1f" y="%d" text-anchor="middle" %s>'
+                 '--fail-if-slower %g%%</text>' %
+                 (x(limit), top - 9, paint("slower"), meta.fail_if_slower))
+    for i, r in enumerate(rows):
+        cy = top + row_h * i + row_h / 2
+        s.append('<rect x="%.1f" y="%.1f" width="10" height="10" %s/>' %
+                 (pad, cy - 6, paint(colors[i])))
+        s.append('<text x="%.1f" y="%.1f" %s>%s</text>' %
+                 (pad + 18, cy + 4, paint("fg"), xml(labels[i])))
+        if r.log_ci is not None:
+            a, b = r.log_ci
+            s.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" '
+                     'stroke-width="3" %s/>' % (x(a), cy, x(b), cy,
+                                                paint(colors[i], "stroke")))
+        if r.log_ratio is not None:
+            s.append('<circle cx="%.1f" cy="%.1f" r="5" %s/>' %
+                     (x(r.log_ratio), cy, paint(colors[i])))
+        else:
+            s.append('<text x="%.1f" y="%.1f" %s>no ratio</text>' %
+                     (x0, cy + 4, paint("muted")))
+    s.append('<text x="%.1f" y="%d" text-anchor="middle" %s>a dot: the '
+             'ratio (Hodges-Lehmann); a line: its 95%% interval</text>' %
+             (x0 + plot_w / 2, bottom + 50, paint("muted")))
+    return s
 
 
 def quartiles(xs):

@@ -1,5 +1,6 @@
 import csv
 import io
+import json
 import math
 import os
 import re
@@ -7,7 +8,8 @@ import tempfile
 from dataclasses import dataclass
 
 from .paths import AtomicFile, escape
-from .common import CSV_FIELDS, MAX_RUNS, NEEDED_COLUMNS, OutputError, RecordError
+from .common import (CSV_FIELDS, MAX_RUNS, NEEDED_COLUMNS, OutputError,
+                     RecordError)
 
 
 # --- one run -----------------------------------------------------------------
@@ -29,6 +31,12 @@ class Run:
     figure: float | None = None
     better: str = "lower"
     host: str = ""
+    # The kernel's accounting of the command's tree (wait4's rusage):
+    # voluntary and involuntary context switches, minor and major faults.
+    vcsw: int | None = None
+    ivcsw: int | None = None
+    minflt: int | None = None
+    majflt: int | None = None
     note: str = ""
 
     def fail(self, note, exit_text=None):
@@ -73,14 +81,56 @@ def csv_value(name, value):
     return str(value)
 
 
-def csv_line(run):
+def csv_line(run, fields=CSV_FIELDS):
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerow(
-        [csv_value(f, getattr(run, f)) for f in CSV_FIELDS])
+        [csv_value(f, getattr(run, f)) for f in fields])
     return buf.getvalue()
 
 
 CSV_HEADER = ",".join(CSV_FIELDS) + "\n"
+
+
+# The record's context: comment lines before the CSV header ("# key:
+# JSON value"), and one after the last run ("# end: {...}") that says
+# how the comparison ended. A CSV reader that skips lines beginning with
+# "#" reads the runs alone; records without them still read.
+RECORD_MARK = "# pinrun-compare record"
+
+
+def info_lines(info):
+    """The comment lines of a record's context, a dict."""
+    return "".join("# %s: %s\n" % (key, json.dumps(value, ensure_ascii=False))
+                   for key, value in info.items())
+
+
+class Commented:
+    """A record's lines without its comment lines, which are kept in
+    info (only "# key: JSON" ones: anything else is a comment); line is
+    the number of the last line read."""
+
+    def __init__(self, f):
+        self.f = f
+        self.info = {}
+        self.line = 0
+        self.fields = None  # the header's, that pinrun-compare knows
+
+    def __iter__(self):
+        for text in self.f:
+            self.line += 1
+            if text.startswith("#"):
+                self.take(text)
+                continue
+            yield text
+
+    def take(self, text):
+        key, sep, value = text[1:].strip().partition(": ")
+        if not sep or not key.isidentifier():
+            return
+        try:
+            self.info[key] = json.loads(value)
+        except ValueError:
+            pass
 
 
 class LiveRecord:
@@ -89,16 +139,18 @@ class LiveRecord:
     held in memory), and in the --export-csv file, flushed line by line so
     that whatever stops pinrun-compare, the runs made are there."""
 
-    def __init__(self, export_path):
+    def __init__(self, export_path, info=None):
         self.path = export_path
         self.count = 0
+        self.info = dict(info or {})
+        head = RECORD_MARK + "\n" + info_lines(self.info) + CSV_HEADER
         self.tmp = tempfile.TemporaryFile("w+", encoding="utf-8",
                                           newline="")
         self.tmp.write(CSV_HEADER)
         self.export = None
         if export_path is not None:
             self.export = AtomicFile(export_path).open_growing()
-            self.write_export(CSV_HEADER)
+            self.write_export(head)
 
     def write_export(self, text):
         try:
@@ -121,9 +173,14 @@ class LiveRecord:
             yield run
         self.tmp.seek(0, os.SEEK_END)
 
-    def close(self):
+    def close(self, end=None):
+        """The last line, how it ended, then the file closed."""
+        if end is not None:
+            self.info["end"] = end
         if self.export is not None:
             try:
+                if end is not None:
+                    self.export.write(info_lines({"end": end}))
                 self.export.close()
             except OSError as e:
                 raise OutputError("write", self.path, e) from None
@@ -137,6 +194,10 @@ class FileRecord:
     def __init__(self, path):
         self.path = path
         self.count = 0
+        self.info = {}
+        # Written back with its own columns (those pinrun-compare knows),
+        # so that --format csv of an older record gives it again.
+        self.fields = CSV_FIELDS
 
     def open(self):
         try:
@@ -147,10 +208,13 @@ class FileRecord:
     def read(self):
         """(line number, run) for every line, checked."""
         with self.open() as f:
+            lines = Commented(f)
             try:
-                for line, run in parse_record(f, self.path):
+                for line, run in parse_record(lines, self.path):
                     self.count += 1
                     yield line, run
+                self.info = lines.info
+                self.fields = lines.fields or CSV_FIELDS
             except UnicodeDecodeError:
                 raise RecordError(self.path, 0,
                                   "not a UTF-8 text file") from None
@@ -172,26 +236,29 @@ def bad_value(path, line, what, value):
 
 def parse_record(f, path):
     """(line number, Run) for each line of a CSV record, checked."""
+    if not isinstance(f, Commented):
+        f = Commented(f)
     reader = csv.reader(f)
     try:
         header = next(reader, None)
     except csv.Error as e:
-        raise RecordError(path, reader.line_num, str(e)) from None
+        raise RecordError(path, f.line, str(e)) from None
     header = header or []
     missing = [c for c in NEEDED_COLUMNS if c not in header]
     if missing:
         raise RecordError(path, 0, "not a pinrun-compare CSV: no column %s"
                           % ", ".join(missing))
     col = {name: header.index(name) for name in CSV_FIELDS if name in header}
+    f.fields = [name for name in header if name in col]
     better = None
     while True:
         try:
             row = next(reader, None)
         except csv.Error as e:
-            raise RecordError(path, reader.line_num, str(e)) from None
+            raise RecordError(path, f.line, str(e)) from None
         if row is None:
             return
-        line = reader.line_num
+        line = f.line
         if len(row) != len(header):
             raise RecordError(path, line, "wrong number of fields")
 
@@ -217,7 +284,8 @@ def parse_record(f, path):
         run = Run(None, int(text), get("phase"), label, cpus=get("cpus"),
                   status=get("status"), exit=get("exit"), better=better,
                   host=get("host"), note=get("note"))
-        for name in ("seq", "maxrss_kb"):
+        for name in ("seq", "maxrss_kb", "vcsw", "ivcsw", "minflt",
+                     "majflt"):
             if get(name):
                 if not re.fullmatch("[0-9]+", get(name)):
                     raise bad_value(path, line, name, get(name))

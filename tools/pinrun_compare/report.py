@@ -3,11 +3,12 @@ import math
 import os
 import shlex
 import urllib.parse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .paths import escape
-from .common import CONFIDENCE, PROG
-from .record import CSV_HEADER, csv_line
+from .common import CONFIDENCE, COUNTERS, PROG
+from .common import CSV_FIELDS
+from .record import RECORD_MARK, csv_line, info_lines
 from .stats import shortfall
 
 
@@ -34,6 +35,9 @@ class Meta:
     stopped: str | None = None
     plot: str | None = None
     unit: tuple | None = None  # wall time's (symbol, name, factor)
+    cut: bool = False  # a record without its last line
+    conditions: str | None = None  # the fingerprint, in a line
+    changed: list = field(default_factory=list)  # conditions, first to last
 
 
 # Wall time in the unit that gives its largest median 1 to 999.
@@ -107,6 +111,8 @@ def heading(meta):
     elif meta.stopped:
         where += "; stopped after %d of %d runs" % (meta.runs_made,
                                                      meta.runs_planned)
+    elif meta.cut:
+        where += "; the record ends before its last line: cut short"
     return where
 
 
@@ -162,6 +168,63 @@ def show_cpus(rows):
     return any(r.cpus for r in rows)
 
 
+def extra_columns(rows, meta, fnum):
+    """(heading, cell of a row) of the columns shown when the runs have
+    them: the medians of user and sys CPU time (in the figure's unit,
+    with wall time), and of the kernel's counters."""
+    cols = []
+    if meta.unit and any("user_s" in r.extra for r in rows):
+        cols += [("user", lambda r: fnum(r.extra.get("user_s"))),
+                 ("sys", lambda r: fnum(r.extra.get("sys_s")))]
+    for name, title in COUNTERS:
+        if any(name in r.extra for r in rows):
+            cols.append((title, lambda r, n=name: count(r.extra.get(n))))
+    return cols
+
+
+def count(x):
+    return "-" if x is None else "%.0f" % x if x == int(x) else "%.1f" % x
+
+
+def warnings(rows, meta):
+    """When there is nothing to compare, or the conditions changed while
+    the runs were made (the runs are not alike)."""
+    out = []
+    if meta.changed:
+        out.append("warning: the conditions changed during the runs: " +
+                   "; ".join(meta.changed))
+    if len(rows) != 1:
+        return out
+    return out + ["warning: only one placement, '%s': nothing is compared "
+                  "(give another -p, or -p auto)" % rows[0].label]
+
+
+def summary_lines(rows, meta):
+    """One line per placement: how many times faster or slower than the
+    baseline it ran, with the interval, as hyperfine says it."""
+    out = []
+    for r in rows:
+        log = r.log_ratio
+        if r.estimate is None or log is None:
+            continue
+        sign = 1 if meta.better == "lower" else -1
+        slow = sign * log  # > 0: slower
+        how = "slower than" if slow > 0 else "faster than" if slow < 0 \
+            else "as fast as"
+        text = "%s ran %s x %s %s" % (r.label, ratio_text(abs(slow)), how,
+                                      meta.baseline)
+        if r.log_ci is not None:
+            ends = sorted(abs(sign * v) if (sign * v > 0) == (slow > 0)
+                          else -abs(sign * v) for v in r.log_ci)
+            text += " [%s, %s]" % (ratio_text(ends[0]), ratio_text(ends[1]))
+        else:
+            text += " (no interval: %s)" % r.verdict
+        if r.verdict == "cannot decide":
+            text += ", but cannot decide"
+        out.append(text)
+    return out
+
+
 def report_table(rows, tally, meta):
     fnum = number_format(rows, meta)
     head = ["placement", "CPUs", "runs", "failed", "median", "min", "max",
@@ -170,12 +233,17 @@ def report_table(rows, tally, meta):
              fnum(r.median), fnum(r.min), fnum(r.max),
              fnum(r.mad), fratio(r), fci(r), r.verdict]
             for r in rows]
-    left = {0, 1, 9, 10}
+    extra = extra_columns(rows, meta, fnum)
+    for k, (title, cell) in enumerate(extra):
+        head.insert(8 + k, title)
+        for r, line in zip(rows, body):
+            line.insert(8 + k, cell(r))
+    left = {0, 1, 9 + len(extra), 10 + len(extra)}
     if not show_cpus(rows):
         head.pop(1)
         for line in body:
             line.pop(1)
-        left = {0, 8, 9}
+        left = {i - 1 for i in left if i > 1} | {0}
     widths = [max(len(line[i]) for line in [head] + body)
               for i in range(len(head))]
     lines = []
@@ -184,6 +252,8 @@ def report_table(rows, tally, meta):
     lines.append("figure: %s; %s" % (describe_figure(meta), heading(meta)))
     if meta.host:
         lines.append("machine: %s" % meta.host)
+    if meta.conditions:
+        lines.append("conditions: %s" % meta.conditions)
     for name in ("metric", "prepare", "cleanup"):
         if getattr(meta, name) is not None:
             lines.append("%s: %s" % (name, getattr(meta, name)))
@@ -192,6 +262,8 @@ def report_table(rows, tally, meta):
                  else cell.rjust(widths[i]) for i, cell in enumerate(line)]
         lines.append("  ".join(cells).rstrip())
     lines.append(method_line(meta))
+    lines += warnings(rows, meta)
+    lines += summary_lines(rows, meta)
     lines += ["%s: %s" % (r.label, shortfall(r)) for r in rows
               if shortfall(r)]
     lines += ["failed: " + f for f in failures(tally, [r.label
@@ -254,8 +326,10 @@ def report_markdown(rows, tally, meta, base_dir=None):
                "placement / baseline (%s), with the 95%% confidence "
                "interval of the Wilcoxon signed-rank test." %
                md_code(meta.baseline))
-    notes = ["%s: %s" % (md_code(r.label), shortfall(r)) for r in rows
-             if shortfall(r)]
+    notes = [md_cell(w) for w in warnings(rows, meta)]
+    notes += [md_cell(line) for line in summary_lines(rows, meta)]
+    notes += ["%s: %s" % (md_code(r.label), shortfall(r)) for r in rows
+              if shortfall(r)]
     notes += ["failed: " + md_cell(f)
               for f in failures(tally, [r.label for r in rows])]
     notes += ["**gate**: " + md_cell(g) for g in gate_lines(rows, meta)]
@@ -271,9 +345,17 @@ def report_markdown(rows, tally, meta, base_dir=None):
 
 
 def report_csv(record):
-    yield CSV_HEADER
+    """The record: its context, when it has one, then every run."""
+    info = dict(record.info)
+    end = info.pop("end", None)
+    if info:
+        yield RECORD_MARK + "\n" + info_lines(info)
+    fields = getattr(record, "fields", CSV_FIELDS)
+    yield ",".join(fields) + "\n"
     for run in record.runs():
-        yield csv_line(run)
+        yield csv_line(run, fields)
+    if end is not None:
+        yield info_lines({"end": end})
 
 
 def jnum(x):

@@ -3,6 +3,7 @@ import re
 import shlex
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -356,6 +357,8 @@ def record(run, errfile, wrap, ended):
     run.wall_s = round(wall, 6)
     run.user_s = usage.ru_utime
     run.sys_s = usage.ru_stime
+    run.vcsw, run.ivcsw = usage.ru_nvcsw, usage.ru_nivcsw
+    run.minflt, run.majflt = usage.ru_minflt, usage.ru_majflt
     return said
 
 
@@ -459,3 +462,112 @@ def one_run(o, p, pinrun, run):
         if note is not None and run.status == "ok" and Stop.signum is None:
             run.fail(note)
     return run
+
+
+# --- the conditions ----------------------------------------------------------
+
+def read_text(path):
+    """A small kernel file's text, stripped, or None where unreadable."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read(4096).strip()
+    except OSError:
+        return None
+
+
+def cpu_file(cpu, name):
+    return read_text("/sys/devices/system/cpu/cpu%d/%s" % (cpu, name))
+
+
+def parse_cpus(text):
+    """A taskset list (0-3,8) as a set of CPU numbers."""
+    out = set()
+    for part in (text or "").split(","):
+        if re.fullmatch(r"[0-9]+", part):
+            out.add(int(part))
+        elif re.fullmatch(r"[0-9]+-[0-9]+", part):
+            a, b = map(int, part.split("-"))
+            out.update(range(a, b + 1))
+    return out
+
+
+def fingerprint(placements):
+    """What may explain a placement's speed besides the placement, where
+    the kernel says it: each placement's CPUs with their frequency
+    governor, current frequency and SMT siblings online; the load
+    average; the kernel; transparent huge pages; NUMA balancing."""
+    online = parse_cpus(read_text("/sys/devices/system/cpu/online"))
+    per = {}
+    for p in placements:
+        cpus = sorted(parse_cpus(p.cpus))
+        governors = {cpu_file(c, "cpufreq/scaling_governor") for c in cpus}
+        khz = [cpu_file(c, "cpufreq/scaling_cur_freq") for c in cpus]
+        khz = [int(k) for k in khz if k and k.isdigit()]
+        siblings = set()
+        for c in cpus:
+            siblings |= parse_cpus(cpu_file(
+                c, "topology/thread_siblings_list"))
+        per[p.label] = {
+            "cpus": p.cpus,
+            "governor": ",".join(sorted(g for g in governors if g)) or None,
+            "mhz": round(statistics.median(khz) / 1000) if khz else None,
+            "smt_siblings_online": len((siblings - set(cpus)) & online),
+        }
+    thp = read_text("/sys/kernel/mm/transparent_hugepage/enabled")
+    m = re.search(r"\[(\w+)\]", thp or "")
+    load = (read_text("/proc/loadavg") or "").split()[:3]
+    return {
+        "kernel": os.uname().release,
+        "load": " ".join(load) or None,
+        "smt": read_text("/sys/devices/system/cpu/smt/control"),
+        "thp": m.group(1) if m else None,
+        "numa_balancing": read_text("/proc/sys/kernel/numa_balancing"),
+        "placements": per,
+    }
+
+
+def conditions_line(fp):
+    """The fingerprint in a line of the report."""
+    if not isinstance(fp, dict):
+        return None
+    parts = []
+    for label, p in (fp.get("placements") or {}).items():
+        if not isinstance(p, dict):
+            continue
+        bits = ["CPUs %s" % p.get("cpus")]
+        if p.get("governor"):
+            bits.append(str(p["governor"]))
+        if p.get("mhz"):
+            bits.append("%s MHz" % p["mhz"])
+        bits.append("%s SMT sibling%s online" % (
+            p.get("smt_siblings_online"),
+            "s"[:p.get("smt_siblings_online") != 1]))
+        parts.append("%s: %s" % (label, ", ".join(bits)))
+    for key, name in (("load", "load"), ("smt", "SMT"), ("thp", "THP"),
+                      ("numa_balancing", "NUMA balancing")):
+        if fp.get(key) is not None:
+            parts.append("%s %s" % (name, fp[key]))
+    return "; ".join(escape(str(p), 200) for p in parts)
+
+
+STABLE = ("kernel", "smt", "thp", "numa_balancing")
+
+
+def fingerprint_changes(before, after):
+    """What changed between two fingerprints that should not have (the
+    load and the frequency may): a list of "what: before -> after"."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return []
+    out = ["%s: %s -> %s" % (k, before.get(k), after.get(k))
+           for k in STABLE if before.get(k) != after.get(k)]
+    a, b = before.get("placements") or {}, after.get("placements") or {}
+    if isinstance(a, dict) and isinstance(b, dict):
+        for label in a:
+            pa, pb = a.get(label), b.get(label)
+            if not isinstance(pa, dict) or not isinstance(pb, dict):
+                continue
+            for k in ("cpus", "governor", "smt_siblings_online"):
+                if pa.get(k) != pb.get(k):
+                    out.append("%s %s: %s -> %s" % (label, k, pa.get(k),
+                                                     pb.get(k)))
+    return [escape(x, 200) for x in out]

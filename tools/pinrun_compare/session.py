@@ -7,13 +7,19 @@ import sys
 import tempfile
 import time
 
-from .placement import parse_placement
-from .common import OUTPUT_OPTIONS, DEFAULT_PLACEMENTS, EXIT_FAILED_RUNS, EXIT_OK, EXIT_OUTPUT, EXIT_SLOWER, EXIT_UNDECIDED, FIRST_RUNS, OutputError, PROG, UsageError
-from .paths import AtomicFile, write_stdout
+from .placement import AUTO, AUTO_CANDIDATES, parse_placement
+from .common import (DEFAULT_PLACEMENTS, EXIT_FAILED_RUNS, EXIT_OK,
+                     EXIT_OUTPUT, EXIT_SLOWER, EXIT_UNDECIDED, FIRST_RUNS,
+                     OUTPUT_OPTIONS, OutputError, PROG, UsageError, version)
+from .paths import AtomicFile, escape, write_stdout
 from .plot import plot_svg
 from .record import FileRecord, LiveRecord, Run, fail_reason
-from .report import Meta, time_unit, gate_lines, report_csv, report_json, report_markdown, report_table, undecided_lines
-from .runner import Stop, check_command, check_placement, check_shell_command, cpu_list, find_pinrun, machine_line, one_run, signal_name
+from .report import (Meta, gate_lines, report_csv, report_json,
+                     report_markdown, report_table, time_unit, undecided_lines)
+from .runner import (Stop, check_command, check_placement,
+                     check_shell_command, conditions_line, cpu_list,
+                     find_pinrun, fingerprint, fingerprint_changes,
+                     machine_line, one_run, signal_name)
 from .stats import Tally, median, summarize
 
 
@@ -41,6 +47,7 @@ class Progress:
         self.start = time.perf_counter()
         self.ratios = {label: [] for label in labels if label != baseline}
         self.done = 0
+        self.rows = 1  # the terminal rows of the line last written
 
     def phase(self, k):
         return " (warm-up)" if k <= self.warmup else ""
@@ -80,8 +87,11 @@ class Progress:
         line = "%s: round %d of %d%s, %s (%d of %d), %s%s" % (
             PROG, k, self.rounds, self.phase(k), label, i, len(self.labels),
             self.times(), self.running())
-        cols = shutil.get_terminal_size((80, 24)).columns
-        self.say("\r\033[K" + line[:max(10, cols - 1)])
+        cols = max(10, shutil.get_terminal_size((80, 24)).columns)
+        # Whole, however long: wider than the terminal, it wraps, and the
+        # next one clears every row of it first.
+        self.say(self.clear() + escape(line))
+        self.rows = max(1, -(-len(line) // cols))
 
     def ran(self):
         self.done += 1
@@ -99,9 +109,13 @@ class Progress:
                 PROG, k, self.rounds, self.phase(k), self.times(),
                 self.running()))
 
+    def clear(self):
+        """Back to the start of the line before, every row of it erased."""
+        return "\r\033[K" + "\033[1A\033[K" * (self.rows - 1)
+
     def close(self):
         if self.tty:
-            self.say("\r\033[K")
+            self.say(self.clear())
 
 
 # --- the two ways in: a live comparison and a recorded one -------------------
@@ -145,11 +159,6 @@ def live(o):
     """Run the comparison: check everything, measure, report."""
     if not o.placements:
         o.placements = [parse_placement(p) for p in DEFAULT_PLACEMENTS]
-    labels = [p.label for p in o.placements]
-    baseline = o.baseline if o.baseline is not None else labels[0]
-    if baseline not in labels:
-        raise UsageError("baseline '%s' is not one of the placements: %s" %
-                         (baseline, ", ".join(labels)))
     outputs = open_outputs(o)
     check_command(o.command[0])
     for kind in ("metric", "prepare", "cleanup"):
@@ -161,16 +170,31 @@ def live(o):
     for p in o.placements:
         if p.words is None:
             p.cpus = cpu_list(os.sched_getaffinity(0))
-        else:
+        elif p.words != AUTO:
             check_placement(pinrun, p)
+    o.placements = distinct(o.placements, pinrun)
+    labels = [p.label for p in o.placements]
+    baseline = o.baseline if o.baseline is not None else labels[0]
+    if baseline not in labels:
+        raise UsageError("baseline '%s' is not one of the placements: %s" %
+                         (baseline, ", ".join(labels)))
     host = machine_line()
-    record = LiveRecord(o.export_csv)
+    record = LiveRecord(o.export_csv, {
+        "version": version(), "command": o.command, "metric": o.metric,
+        "prepare": o.prepare, "cleanup": o.cleanup,
+        "unit": "s" if o.metric is None else None, "better": o.better,
+        "runs": o.runs, "warmup": o.warmup, "baseline": baseline,
+        "timeout": o.timeout, "host": host,
+        "placements": {p.label: p.words for p in o.placements},
+        "cpus": {p.label: p.cpus for p in o.placements},
+        "fingerprint": fingerprint(o.placements)})
     tally = Tally(labels)
     progress = Progress(o, labels, baseline, tally)
     meta = Meta(o.command, o.metric, o.prepare, o.cleanup, o.better, None,
                 o.runs, o.warmup, baseline, host, o.fail_if_slower,
                 {p.label: p.words for p in o.placements}, plot=o.plot,
-                runs_planned=(o.runs + o.warmup) * len(labels))
+                runs_planned=(o.runs + o.warmup) * len(labels),
+                conditions=conditions_line(record.info["fingerprint"]))
     error = None
     Stop.measuring = True
     try:
@@ -186,7 +210,13 @@ def live(o):
         meta.interrupted = signal_name(Stop.signum)
     meta.runs_made = record.count
     try:
-        record.close()
+        end = {"interrupted": meta.interrupted, "stopped": meta.stopped,
+               "runs_made": meta.runs_made,
+               "runs_planned": meta.runs_planned,
+               "fingerprint": fingerprint(o.placements)}
+        meta.changed = fingerprint_changes(record.info["fingerprint"],
+                                           end["fingerprint"])
+        record.close(end)
     except OutputError as e:
         error = error or e
     try:
@@ -206,6 +236,34 @@ def live(o):
                                                    meta.runs_planned))
         return 128 + Stop.signum
     return status
+
+
+def distinct(placements, pinrun):
+    """-p auto made every placement this machine offers (AUTO_CANDIDATES
+    that pinrun accepts here), those that are the same CPUs as one before
+    them left out; the other placements as given."""
+    out, seen = [], set()
+    for p in placements:
+        if p.words != AUTO:
+            out.append(p)
+            seen.add(p.cpus)
+            continue
+        for name in AUTO_CANDIDATES:
+            q = parse_placement(name)
+            if q.label in (r.label for r in out):
+                continue
+            if q.words is None:
+                q.cpus = cpu_list(os.sched_getaffinity(0))
+            else:
+                try:
+                    check_placement(pinrun, q)
+                except UsageError:
+                    continue  # not on this machine
+            if q.cpus is not None and q.cpus in seen:
+                continue
+            seen.add(q.cpus)
+            out.append(q)
+    return out
 
 
 def recorded(o):
@@ -228,12 +286,45 @@ def recorded(o):
                          (baseline, ", ".join(labels)))
     runs = max([tally.series[label].ok + tally.series[label].failed
                 for label in labels] or [0])
-    meta = Meta(None, None, None, None, tally.better, o.from_file, runs,
+    info = record.info
+    words = info.get("placements")
+    if not isinstance(words, dict):
+        words = {}
+    meta = Meta(text_list(info.get("command")), text(info.get("metric")),
+                text(info.get("prepare")), text(info.get("cleanup")),
+                tally.better, o.from_file, runs,
                 len(tally.warmup_rounds), baseline, tally.host(),
                 o.fail_if_slower,
-                {label: parse_placement(label, False).words for label in labels},
-                plot=o.plot)
+                {label: words[label] if label in words else
+                 parse_placement(label, False).words for label in labels},
+                plot=o.plot, conditions=conditions_line(
+                    info.get("fingerprint")))
+    if info.get("unit") == "s" and meta.metric is None:
+        meta.unit = "s"  # made a unit by report()
+    end = info.get("end")
+    if isinstance(end, dict):
+        meta.changed = fingerprint_changes(info.get("fingerprint"),
+                                           end.get("fingerprint"))
+        meta.interrupted = text(end.get("interrupted"))
+        meta.stopped = text(end.get("stopped"))
+        meta.runs_made = record.count
+        if isinstance(end.get("runs_planned"), int):
+            meta.runs_planned = end["runs_planned"]
+    elif info:
+        meta.cut = True
     return report(o, meta, labels, tally, record, outputs)
+
+
+def text(value):
+    """A string of a record's context, or None."""
+    return value if isinstance(value, str) else None
+
+
+def text_list(value):
+    if isinstance(value, list) and value and \
+            all(isinstance(v, str) for v in value):
+        return value
+    return None
 
 
 def open_outputs(o):
@@ -254,7 +345,7 @@ def report(o, meta, labels, tally, record, outputs, lost=None):
     the record already met while the runs were made)."""
     rows = summarize(tally, labels, meta.baseline, meta.better,
                      o.fail_if_slower)
-    if meta.metric is None and meta.from_file is None:
+    if meta.metric is None and (meta.from_file is None or meta.unit):
         meta.unit = time_unit(rows)
     out_dir = None
     if o.output is not None:

@@ -3,7 +3,8 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
-from .common import CONFIDENCE, EQUAL_LOGS, EXACT_BELOW, RecordError, Z975
+from .common import (CONFIDENCE, COUNTERS, EQUAL_LOGS, EXACT_BELOW,
+                     RecordError, Z975)
 from .record import fail_reason
 
 
@@ -22,6 +23,8 @@ class Series:
     ok: int = 0
     failed: int = 0
     timed_out: int = 0  # measured runs killed at the timeout
+    # Of the finished measured runs: CPU times and counters, by name.
+    extra: dict = field(default_factory=dict)
     attempts_timed_out: int = 0  # warm-ups included
     attempts: int = 0
     attempts_failed: int = 0
@@ -38,6 +41,9 @@ class Series:
 
 
 NONE, OK, FAILED, TIMED_OUT = range(4)
+# What a finished run carries besides its figure: the reports give the
+# median of each per placement.
+EXTRA = ("user_s", "sys_s") + tuple(name for name, _ in COUNTERS)
 
 
 def timed_out(run):
@@ -108,6 +114,10 @@ class Tally:
             s.failed += 1
         else:
             s.state[run.round - 1] = OK
+            for name in EXTRA:
+                value = getattr(run, name)
+                if value is not None:
+                    s.extra.setdefault(name, array.array("d")).append(value)
             s.figures[run.round - 1] = run.figure
             s.ok += 1
 
@@ -397,6 +407,7 @@ class Row:
     undecided: bool = False
     timed_out: int = 0
     censor: str | None = None  # why it cannot decide, from its runs
+    extra: dict = field(default_factory=dict)  # medians, by EXTRA name
 
     @property
     def ratio(self):
@@ -440,7 +451,8 @@ def summarize(tally, labels, baseline, better, pct):
         xs = s.measured()
         row = Row(label, s.cpus, s.ok, s.failed, median(xs),
                   min(xs) if xs else None, max(xs) if xs else None,
-                  mad(xs) if xs else None, timed_out=s.timed_out)
+                  mad(xs) if xs else None, timed_out=s.timed_out,
+                  extra={k: median(v) for k, v in s.extra.items()})
         if label == baseline:
             row.verdict = "baseline"
             rows.append(row)
@@ -527,7 +539,9 @@ def shortfall(row):
         text = "no round with a successful run of both it and the baseline"
     else:
         text = "%d paired run%s" % (e.pairs, "s"[:e.pairs != 1])
-        if e.reached is not None:
+        if e.pairs == 1:
+            text += " gives no interval"
+        elif e.reached is not None:
             text += " reach at most %s confidence" % percent(e.reached)
         else:
             text += " cannot reach 95% confidence (too many equal figures)"
