@@ -10,6 +10,11 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# pinrun-compare's Python package, and the VERSION file beside it.
+COMPARELIBDIR ?= $(PREFIX)/lib/pinrun
+COMPARE_MODULES := $(wildcard tools/pinrun_compare/*.py)
+# The entry script finds it from where it is (DESTDIR or not).
+COMPARE_REL = $(shell realpath -m --relative-to=$(BINDIR) $(COMPARELIBDIR))
 PKG_CONFIG ?= pkg-config
 INSTALL ?= install
 CFLAGS ?= -O2 -g
@@ -112,8 +117,13 @@ install: pinrun
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(COMPLETIONDIR)
 	$(INSTALL) -m 755 pinrun $(DESTDIR)$(BINDIR)/pinrun
-	$(INSTALL) -m 755 scripts/pinrun-compare \
-		$(DESTDIR)$(BINDIR)/pinrun-compare
+	$(INSTALL) -d $(DESTDIR)$(COMPARELIBDIR)/pinrun_compare
+	$(INSTALL) -m 644 $(COMPARE_MODULES) \
+		$(DESTDIR)$(COMPARELIBDIR)/pinrun_compare
+	$(INSTALL) -m 644 VERSION $(DESTDIR)$(COMPARELIBDIR)/VERSION
+	sed 's|^LIBDIR = .*|LIBDIR = os.path.join(HERE, "$(COMPARE_REL)")|' \
+		scripts/pinrun-compare >$(DESTDIR)$(BINDIR)/pinrun-compare
+	chmod 755 $(DESTDIR)$(BINDIR)/pinrun-compare
 	$(INSTALL) -m 644 man/pinrun.1 $(DESTDIR)$(MANDIR)/man1/pinrun.1
 	$(INSTALL) -m 644 man/pinrun-compare.1 \
 		$(DESTDIR)$(MANDIR)/man1/pinrun-compare.1
@@ -128,6 +138,9 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/pinrun-compare.1 \
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun \
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun-compare
+	rm -rf $(DESTDIR)$(COMPARELIBDIR)/pinrun_compare
+	rm -f $(DESTDIR)$(COMPARELIBDIR)/VERSION
+	rmdir $(DESTDIR)$(COMPARELIBDIR) 2>/dev/null || true
 
 clean:
 	rm -rf tests/tmp

@@ -72,8 +72,8 @@ _pinrun_compare_value()
 
     case $prev in
         -p | --placement)
-            _pinrun_compare_reply "none hot same-chip same-numa same-cache
-                spread cpus"
+            _pinrun_compare_reply "none auto hot same-chip same-numa
+                same-cache spread cpus"
             ;;
         -b | --baseline)
             # Not compgen -W, which would take the quotes away.

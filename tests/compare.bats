@@ -10,7 +10,8 @@ load test_helper
 
 setup() {
 	REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
-	COMPARE=$REPO/scripts/pinrun-compare
+	# PINRUN_COMPARE_UNDER_TEST: another copy (an older one, to see a test fail).
+	COMPARE=${PINRUN_COMPARE_UNDER_TEST:-$REPO/scripts/pinrun-compare}
 	FIX=$BATS_TEST_DIRNAME/fixtures/compare
 	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
 	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
@@ -19,12 +20,30 @@ setup() {
 	cd "$FIX"
 }
 
-# pinrun-compare's argument errors: exit 2 and one
-# "pinrun-compare: MESSAGE" line.
+# pinrun-compare's argument errors: exit 2, a "pinrun-compare: MESSAGE"
+# line and the Try line.
 refused() {
 	local message=$1
 	shift
-	one_line_error "$COMPARE" 2 pinrun-compare "$message" "$@"
+	run --separate-stderr "$COMPARE" "$@"
+	assert_failure 2
+	assert_output ""
+	[ "$stderr" = "pinrun-compare: $message
+Try 'pinrun-compare --help' for more information." ] || fail "stderr: '$stderr', want '$message' and the Try line"
+}
+
+# A --from file that cannot be read or is not a record: exit 5.
+bad_record() {
+	local message=$1
+	shift
+	one_line_error "$COMPARE" 5 pinrun-compare "$message" "$@"
+}
+
+# A file that cannot be written: exit 6.
+bad_output() {
+	local message=$1
+	shift
+	one_line_error "$COMPARE" 6 pinrun-compare "$message" "$@"
 }
 
 needs_two_cpus() {
@@ -38,11 +57,22 @@ doc = json.load(sys.stdin)
 $1" || fail "JSON check failed: $1"
 }
 
-# Wait until file $1 has at least $2 lines (at most 20 s).
+# $output and $lines without a record's comment lines (its context).
+csv_only() {
+	output=$(grep -v '^#' <<<"$output")
+	mapfile -t lines <<<"$output"
+}
+
+# The lines of file $1 that are not comments (a record's context).
+lines_of() {
+	grep -vc '^#' "$1"
+}
+
+# Wait until file $1 has at least $2 lines, comments aside (at most 20 s).
 wait_lines() {
 	local i
 	for ((i = 0; i < 400; i++)); do
-		[ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		[ -f "$1" ] && [ "$(lines_of "$1")" -ge "$2" ] && return 0
 		sleep 0.05
 	done
 	fail "$1 never reached $2 lines"
@@ -84,13 +114,31 @@ make_project() {
 	assert_output --regexp '^pinrun-compare [0-9]+\.[0-9]+\.[0-9]+$'
 	run "$COMPARE" -V
 	assert_success
-	assert_output --regexp '^pinrun-compare [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_output "pinrun-compare $(cat "$REPO/VERSION")"
+	assert_output "pinrun-compare 0.3.0"
+}
+
+@test "compare: make install puts the package under lib/pinrun with VERSION beside it; uninstall removes it" {
+	local d=$BATS_TEST_TMPDIR/stage
+	run make -C "$REPO" install PREFIX=/usr DESTDIR="$d"
+	assert_success
+	[ -f "$d/usr/lib/pinrun/pinrun_compare/cli.py" ] || fail "no package: $(find "$d")"
+	[ "$(cat "$d/usr/lib/pinrun/VERSION")" = "$(cat "$REPO/VERSION")" ]
+	# Run from the staged copy, not the tree: PYTHONPATH cannot help it.
+	run env -u PYTHONPATH "$d/usr/bin/pinrun-compare" --version
+	assert_success
+	assert_output "pinrun-compare $(cat "$REPO/VERSION")"
+	run "$d/usr/bin/pinrun-compare" --from "$FIX/shift.csv" --format json
+	assert_success
+	run make -C "$REPO" uninstall PREFIX=/usr DESTDIR="$d"
+	assert_success
+	[ -z "$(find "$d" -type f)" ] || fail "left: $(find "$d" -type f)"
 }
 
 @test "compare: a failed write to stdout is an error (--help >/dev/full)" {
 	[ -w /dev/full ] || skip_unless_works "no /dev/full"
 	run bash -c '"$1" --help >/dev/full' _ "$COMPARE"
-	assert_failure 2
+	assert_failure 6
 	assert_output "pinrun-compare: cannot write 'standard output': No space left on device"
 }
 
@@ -121,6 +169,35 @@ make_project() {
 	refused "--from and --export-csv name the same file 'shift.csv'" --from shift.csv --export-csv shift.csv
 }
 
+@test "compare: hyperfine's habits get a hint, long options abbreviate, and a typo gets a did-you-mean" {
+	refused "invalid placement 'make clean': -p is --placement here; hyperfine's -p is --prepare: --prepare 'make clean'" -p 'make clean' true
+	refused "invalid metric command '5': -m is --metric here, a command whose last line is the figure; hyperfine's -m is --min-runs: -n 5" -m 5 true
+	refused "invalid number of runs 'fast': expected a whole number; hyperfine's -n is --command-name, and each placement is named by its -p value here" -n fast true
+	refused "unknown option '-r': hyperfine's -r (--runs) is -n here: -n <n> rounds" -r 5 true
+	refused "unknown option '--min-runs': every placement runs exactly -n <n> rounds here (hyperfine's --min-runs)" --min-runs 5 true
+	refused "unknown option '-M': every placement runs exactly -n <n> rounds here (hyperfine's -M is --max-runs)" -M 5 true
+	refused "unknown option '--show-output': the command's output is discarded here, and the last line of its standard error is shown when a run fails; to watch it, run it under pinrun alone" --show-output true
+	refused "unknown option '-N': no shell runs the command here: it is its words already (hyperfine's -N is --shell=none)" -N true
+	refused "unknown option '--command-name': each placement is named by its -p value here" --command-name x true
+	refused "unknown option '-c': write --cleanup <cmd> (hyperfine's -c is --cleanup)" -c 'rm x' true
+	refused "unknown option '--setup': use --prepare <cmd>: it runs before every run" --setup 'make' true
+	refused "command 'gzip -c data' not found: give the words (gzip -c data), or sh -c 'gzip -c data'" 'gzip -c data'
+	refused "invalid prepare command 'no-such-tool --x': 'no-such-tool' not found" --prepare 'no-such-tool --x' true
+	refused "invalid placement '=hot': write -p hot or --placement=hot; placements: none, hot, same-chip, same-numa, same-cache, spread, 'cpus <list>', with pinrun's options after them ('spread --follow')" -p=hot true
+	refused "invalid placement 'hto' (did you mean hot?); placements: none, hot, same-chip, same-numa, same-cache, spread, 'cpus <list>', with pinrun's options after them ('spread --follow')" -p hto true
+	refused "unknown option '--wamup' (did you mean --warmup?)" --wamup 1 true
+	refused "option '--ex' is ambiguous: --export-csv, --export-json, --export-markdown" --ex x true
+	# An unambiguous abbreviation is the option.
+	run --separate-stderr "$COMPARE" --qui --war 0 --ru 1 --pla none --form csv true
+	assert_success
+	[ "$(grep -vc '^#' <<<"$output")" -eq 2 ]
+	# Nothing ran: the metric command is checked before the first run.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none -m 'no-such-metric' -- sh -c 'echo ran >>"$1"' _ "$BATS_TEST_TMPDIR/ran"
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "pinrun-compare: invalid metric command 'no-such-metric': 'no-such-metric' not found" ]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
 @test "compare: bad placements are refused before anything runs" {
 	refused "empty placement: use none for the plain command" -p '' true
 	refused "invalid placement 'none --follow': none takes no options" -p 'none --follow' true
@@ -128,7 +205,8 @@ make_project() {
 	refused "invalid placement 'hot 'x': unbalanced quotes" -p "hot 'x" true
 	refused "placement 'hot' given twice" -p hot -p ' hot ' true
 	refused "baseline 'spread' is not one of the placements: none, hot" -p none -p hot -b spread true
-	refused "placement 'bogus': pinrun: unrecognized option '--bogus'" -p none -p bogus true
+	refused "invalid placement 'bogus'; placements: none, hot, same-chip, same-numa, same-cache, spread, 'cpus <list>', with pinrun's options after them ('spread --follow')" -p none -p bogus true
+	refused "placement '--bogus': pinrun: unrecognized option '--bogus'" -p none -p --bogus true
 	refused "placement 'cpus x': pinrun: invalid location 'x': unknown object type 'x'" -p 'cpus x' true
 	refused "placement 'hot --json' does not run the command (pinrun --hot --json exited with status 0)" -p 'hot --json' true
 	refused "placement 'hot echo' does not run the command (pinrun --hot echo exited with status 0)" -p 'hot echo' true
@@ -138,14 +216,14 @@ make_project() {
 	refused "command 'no-such-command-here' not found" -- no-such-command-here
 	refused "cannot run './no-such-file': not an executable file" -- ./no-such-file
 	PINRUN=/nonexistent/pinrun refused "cannot run pinrun '/nonexistent/pinrun': No such file or directory" -p hot true
-	refused "cannot write '/nonexistent/out.csv': No such file or directory" -o /nonexistent/out.csv true
-	refused "cannot write '/nonexistent/plot.svg': No such file or directory" --plot /nonexistent/plot.svg true
-	refused "cannot write '/nonexistent/r.json': No such file or directory" --export-json /nonexistent/r.json true
-	refused "cannot write '/nonexistent/r.md': No such file or directory" --export-markdown /nonexistent/r.md true
-	refused "cannot write '/nonexistent/r.csv': No such file or directory" --export-csv /nonexistent/r.csv true
-	refused "cannot write '$BATS_TEST_TMPDIR': Is a directory" -o "$BATS_TEST_TMPDIR" true
+	bad_output "cannot write '/nonexistent/out.csv': No such file or directory" -o /nonexistent/out.csv true
+	bad_output "cannot write '/nonexistent/plot.svg': No such file or directory" --plot /nonexistent/plot.svg true
+	bad_output "cannot write '/nonexistent/r.json': No such file or directory" --export-json /nonexistent/r.json true
+	bad_output "cannot write '/nonexistent/r.md': No such file or directory" --export-markdown /nonexistent/r.md true
+	bad_output "cannot write '/nonexistent/r.csv': No such file or directory" --export-csv /nonexistent/r.csv true
+	bad_output "cannot write '$BATS_TEST_TMPDIR': Is a directory" -o "$BATS_TEST_TMPDIR" true
 	# Nothing ran: no command line was logged.
-	refused "cannot write '/nonexistent/plot.svg': No such file or directory" --plot /nonexistent/plot.svg \
+	bad_output "cannot write '/nonexistent/plot.svg': No such file or directory" --plot /nonexistent/plot.svg \
 		-- sh -c 'echo ran >>"$1"' _ "$BATS_TEST_TMPDIR/ran"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
@@ -156,23 +234,90 @@ make_project() {
 	refused "--metric cannot be used with --from: the runs are recorded" --from shift.csv --metric true
 	refused "--prepare cannot be used with --from: the runs are recorded" --from shift.csv --prepare true
 	refused "--cleanup cannot be used with --from: the runs are recorded" --from shift.csv --cleanup true
-	refused "cannot read 'nothing.csv': No such file or directory" --from nothing.csv
-	refused "bad-figure.csv: line 3: invalid figure 'abc'" --from bad-figure.csv
-	refused "bad-columns.csv: not a pinrun-compare CSV: no column status, better" --from bad-columns.csv
-	refused "bad-round.csv: line 3: invalid round '0'" --from bad-round.csv
-	refused "twice.csv: line 4: a second measured run of 'none' in round 1" --from twice.csv
+	bad_record "cannot read 'nothing.csv': No such file or directory" --from nothing.csv
+	bad_record "bad-figure.csv: line 3: invalid figure 'abc'" --from bad-figure.csv
+	bad_record "bad-columns.csv: not a pinrun-compare CSV: no column status, better" --from bad-columns.csv
+	bad_record "bad-round.csv: line 3: invalid round '0'" --from bad-round.csv
+	bad_record "twice.csv: line 4: a second measured run of 'none' in round 1" --from twice.csv
 	refused "placement 'same-chip' is not in shift.csv: it has none, hot, spread" --from shift.csv -p same-chip
 	local bad=$BATS_TEST_TMPDIR/bad.csv
 	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,1\n' >"$bad"
-	refused "$bad: line 2: wrong number of fields" --from "$bad"
+	bad_record "$bad: line 2: wrong number of fields" --from "$bad"
 	printf 'round,phase,placement,status,figure,better\n' >"$bad"
-	refused "$bad: no runs recorded" --from "$bad"
+	bad_record "$bad: no runs recorded" --from "$bad"
 	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,1,lower\n2,measure,none,ok,1,higher\n' >"$bad"
-	refused "$bad: line 3: 'better' changes from lower to higher" --from "$bad"
+	bad_record "$bad: line 3: 'better' changes from lower to higher" --from "$bad"
 	printf 'round,phase,placement,status,figure,better\n1,measure,none,failed,,lower\n1,measure,none,ok,1,lower\n' >"$bad"
-	refused "$bad: line 3: a second measured run of 'none' in round 1" --from "$bad"
+	bad_record "$bad: line 3: a second measured run of 'none' in round 1" --from "$bad"
 	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,\xff,lower\n' >"$bad"
-	refused "$bad: not a UTF-8 text file" --from "$bad"
+	bad_record "$bad: not a UTF-8 text file" --from "$bad"
+}
+
+@test "compare: every output replaces a symbolic link, never its target; a planted one is refused" {
+	local d=$BATS_TEST_TMPDIR opt n=0
+	echo precious >"$d/victim"
+	for opt in -o --plot --export-json --export-markdown --export-csv; do
+		n=$((n + 1))
+		ln -s "$d/victim" "$d/out$n"
+		run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none "$opt" "$d/out$n" true
+		[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "$opt: status $status: $stderr"
+		[ ! -L "$d/out$n" ] || fail "$opt: the link is still there"
+		[ -s "$d/out$n" ] || fail "$opt: nothing written"
+		[ "$(cat "$d/victim")" = precious ] || fail "$opt wrote through the link"
+	done
+	# As root, a link another user planted in a sticky directory.
+	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root to plant a link as another user"
+	mkdir -m 1777 "$d/shared"
+	ln -s "$d/victim" "$d/shared/report.txt"
+	chown -h 65533:65533 "$d/shared/report.txt"
+	for opt in -o --plot --export-json --export-markdown --export-csv; do
+		bad_output "cannot write '$d/shared/report.txt': a symbolic link owned by uid 65533 in the shared directory '$d/shared': give a path of your own" \
+			"$opt" "$d/shared/report.txt" -- sh -c 'echo ran >>"$1"' _ "$d/ran"
+	done
+	[ ! -e "$d/ran" ] || fail "a run was made"
+	[ "$(cat "$d/victim")" = precious ]
+	[ -L "$d/shared/report.txt" ]
+}
+
+@test "compare: a new output file gets the user's umask" {
+	local d=$BATS_TEST_TMPDIR
+	(umask 027 && "$COMPARE" --from shift.csv -o "$d/r.txt" --plot "$d/p.svg" >/dev/null)
+	[ "$(stat -c %a "$d/r.txt")" = 640 ]
+	[ "$(stat -c %a "$d/p.svg")" = 640 ]
+}
+
+@test "compare: an output that cannot be written after the runs loses nothing: table on stdout, the runs kept, exit 6" {
+	[ -w /dev/full ] || skip_unless_works "no /dev/full"
+	local d=$BATS_TEST_TMPDIR
+	run --separate-stderr env TMPDIR="$d" "$COMPARE" -q -n 2 -w 0 -p none -o /dev/full true
+	assert_failure 6
+	assert_line --index 0 "pinrun-compare: true"
+	assert_line --regexp '^none +0-1 +2 +0 '
+	[[ "$stderr" =~ ^"pinrun-compare: cannot write '/dev/full': No space left on device; the runs are kept in '"($d/pinrun-compare-[^\']*\.csv)"' (pinrun-compare --from "[^\)]*")"$ ]] || fail "stderr: $stderr"
+	local kept=${BASH_REMATCH[1]}
+	run "$COMPARE" --from "$kept" --format csv
+	assert_success
+	[ "$(grep -vc '^#' <<<"$output")" -eq 3 ]
+	# A directory gone by the end (the runs remove it): the other files
+	# are written, and --export-csv holds the runs.
+	mkdir "$d/gone"
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none --plot "$d/gone/p.svg" --export-json "$d/r.json" \
+		--export-csv "$d/r.csv" --cleanup "rm -rf '$d/gone'" true
+	assert_failure 6
+	[ "$stderr" = "pinrun-compare: cannot write '$d/gone/p.svg': No such file or directory; the runs are in '$d/r.csv'" ]
+	[ -s "$d/r.json" ]
+	[ "$(lines_of "$d/r.csv")" -eq 3 ]
+	# A read-only directory (as root: as a user who cannot write there).
+	local as=()
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v setpriv >/dev/null || skip_unless_works "no setpriv (util-linux)"
+		as=(setpriv --reuid=65533 --regid=65533 --clear-groups)
+	fi
+	mkdir -m 555 "$d/ro"
+	chmod 755 "$d"
+	run --separate-stderr "${as[@]}" "$COMPARE" -q -n 1 -w 0 -p none -o "$d/ro/out.txt" true
+	assert_failure 6
+	[ "$stderr" = "pinrun-compare: cannot write '$d/ro/out.txt': Permission denied" ]
 }
 
 # --- running ----------------------------------------------------------------
@@ -192,7 +337,7 @@ make_project() {
 	run --separate-stderr "$COMPARE" -q -n 2 -w 1 --format csv \
 		-p "cpus $FIRST" -p "cpus $SECOND" -p none -- true
 	assert_success
-	run cut -d, -f1-6 <<<"$output"
+	run cut -d, -f1-6 < <(grep -v '^#' <<<"$output")
 	assert_output "seq,round,phase,placement,cpus,status
 1,1,warmup,cpus $FIRST,$FIRST,ok
 2,1,warmup,cpus $SECOND,$SECOND,ok
@@ -221,7 +366,8 @@ make_project() {
 		# shellcheck disable=SC2086 # the words of the command
 		run --separate-stderr "$COMPARE" -q -n 3 -w 0 --format csv -p none -p hot -- $cmd
 		assert_success
-		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,note"
+		csv_only
+		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,vcsw,ivcsw,minflt,majflt,note"
 		[ "${#lines[@]}" -eq 7 ]
 		python3 -c "$(cat <<'EOF'
 import csv, re, sys
@@ -232,6 +378,10 @@ for r in list(csv.DictReader(sys.stdin)):
         assert re.fullmatch(r"[0-9]+\.[0-9]{6}", r[t]), r
     assert float(r["figure"]) == float(r["wall_s"]), r
     rss = int(r["maxrss_kb"])
+    # The kernel's counters of the command's tree (wait4's rusage).
+    for c in ("vcsw", "ivcsw", "minflt", "majflt"):
+        assert re.fullmatch(r"[0-9]+", r[c]), (c, r)
+    assert int(r["minflt"]) > 0, r
     if cmd != "true":
         assert 40000 < rss < 80000, r
     else:
@@ -253,6 +403,7 @@ EOF
 	# -i: the status is recorded, the run counts.
 	run --separate-stderr "$COMPARE" -q -i -n 2 -w 0 --format csv -p none -- sh -c 'exit 4'
 	assert_success
+	csv_only
 	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,ok,4,'
 }
 
@@ -265,7 +416,7 @@ EOF
 	assert_line --index 1 "figure: wall time in seconds (lower is better); 10 runs per placement after 1 warm-up round, interleaved; stopped after 5 of 22 runs"
 	assert_line "failed: none, runs 1, 3, 5: exit 1: no luck"
 	assert_line "failed: hot, runs 2, 4: exit 1: no luck"
-	run cut -d, -f1-4,6,7 "$csv"
+	run cut -d, -f1-4,6,7 < <(grep -v '^#' "$csv")
 	assert_output "seq,round,phase,placement,status,exit
 1,1,warmup,none,failed,1
 2,1,warmup,hot,failed,1
@@ -275,7 +426,7 @@ EOF
 	# -i: every run is made and counts.
 	run --separate-stderr "$COMPARE" -q -i -n 5 -w 1 -p none -p hot --export-csv "$csv" -- sh -c 'exit 1'
 	assert_success
-	[ "$(wc -l <"$csv")" -eq 13 ]
+	[ "$(lines_of "$csv")" -eq 13 ]
 }
 
 @test "compare: it says which placement failed its first runs, and how" {
@@ -284,7 +435,7 @@ EOF
 		sh -c '[ "$(nproc)" -gt 1 ] || { echo "needs 2 CPUs, has $(nproc)" >&2; exit 7; }'
 	assert_failure 3
 	[ "$stderr" = "pinrun-compare: stopped: the first 3 runs of 'hot' failed: exit 7: needs 2 CPUs, has 1 (-i counts runs whatever their exit status)" ]
-	run cut -d, -f1-4,6 <<<"$output"
+	run cut -d, -f1-4,6 < <(grep -v '^#' <<<"$output")
 	assert_output "seq,round,phase,placement,status
 1,1,measure,none,ok
 2,1,measure,hot,failed
@@ -299,8 +450,9 @@ EOF
 		--ignore-status --format csv -- sh -c 'exit 4'
 	assert_success
 	[ -z "$stderr" ]
+	csv_only
 	[ "${#lines[@]}" -eq 5 ]
-	run cut -d, -f1-4,6,7 <<<"$output"
+	run cut -d, -f1-4,6,7 < <(grep -v '^#' <<<"$output")
 	assert_output "seq,round,phase,placement,status,exit
 1,1,measure,none,ok,4
 2,1,measure,hot,ok,4
@@ -311,7 +463,9 @@ EOF
 @test "compare: --timeout kills a run and its children; it fails" {
 	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none -p 'spread --follow' --timeout 0.5 --format csv -- \
 		sh -c 'sleep 37.5 & sleep 37.5; wait'
-	assert_failure 3
+	# Both timed out in the only round: nothing to tell them apart.
+	assert_failure 4
+	csv_only
 	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,failed,timeout,0\.[5-9][0-9]*,.*,killed after the 0.5 s timeout$'
 	assert_line --index 2 --regexp '^2,1,measure,spread --follow,[-0-9,]+,failed,timeout,0\.[5-9][0-9]*,.*,killed after the 0.5 s timeout$'
 	run pgrep -f '^sleep 37.5$'
@@ -367,7 +521,7 @@ cleanup hot 6"
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p hot --format csv --higher-is-better \
 		--metric 'echo starting; kill -0 "$PINRUN_COMPARE_PID" && echo "$PINRUN_COMPARE_RUN"0' -- sleep 30
 	assert_success
-	run cut -d, -f1-4,6,7,12,13 <<<"$output"
+	run cut -d, -f1-4,6,7,12,13 < <(grep -v '^#' <<<"$output")
 	assert_output "seq,round,phase,placement,status,exit,figure,better
 1,1,measure,none,ok,SIGINT,10,higher
 2,1,measure,hot,ok,SIGINT,20,higher
@@ -379,7 +533,54 @@ cleanup hot 6"
 	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --format csv --metric 'sleep 0.5; echo 3' -- \
 		sh -c 'trap "" INT; while :; do sleep 0.1; done'
 	assert_success
+	csv_only
 	assert_line --index 1 --regexp '^1,1,measure,none,[-0-9,]+,ok,SIGTERM,2\.[5-9][0-9]*,.*,3,lower,.*,$'
+}
+
+@test "compare: a figure that is not a finite plain decimal fails its run, said in one escaped, limited line" {
+	local fig
+	# float() took all of these.
+	for fig in 1_000 '١٢٣' inf nan 1e309 Infinity ' 0x10'; do
+		run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric "printf '%s\\n' '$fig'" -- sleep 30
+		assert_failure 3
+		assert_line "failed: none, run 1: metric printed no positive number last: '${fig# }'"
+	done
+	# Still figures: exponents, a leading +, no integer part.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric 'echo +.5e-3' --format csv -- sleep 30
+	assert_success
+	csv_only
+	assert_line --index 1 --regexp ',ok,.*,0\.0005,lower,'
+	# A 3 MB line: 120 characters of its end, and how many more.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric "head -c 3000000 /dev/zero | tr '\\0' x; echo" -- sleep 30
+	assert_failure 3
+	assert_line "failed: none, run 1: metric printed no positive number last: '$(printf 'x%.0s' $(seq 120))... (65415 more characters)'"
+	# A terminal's control characters, from the command's stderr.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none -- sh -c 'printf "\033[2J\033]0;owned\007gone\r\n" >&2; exit 1'
+	assert_failure 3
+	assert_line 'failed: none, run 1: exit 1: \x1b[2J\x1b]0;owned\x07gone'
+	[[ "$output" != *$'\e'* ]] || fail "an escape character reached the terminal"
+}
+
+@test "compare: huge and tiny figures of a record: ratios from logs, no overflow, no traceback" {
+	local rec=$BATS_TEST_TMPDIR/huge.csv r fmt
+	echo round,phase,placement,status,figure,better >"$rec"
+	for r in 1 2 3 4 5 6 7; do
+		printf '%s,measure,none,ok,1e-300,lower\n%s,measure,hot,ok,1.7e308,lower\n%s,measure,spread,ok,5e-324,lower\n' "$r" "$r" "$r" >>"$rec"
+	done
+	run --separate-stderr "$COMPARE" --from "$rec" --fail-if-slower 5
+	assert_failure 1
+	assert_line "hot           7       0    1.7e+308    1.7e+308    1.7e+308    0  1.70e+608  [1.70e+608, 1.70e+608]  slower"
+	assert_line "spread        7       0  4.941e-324  4.941e-324  4.941e-324    0   4.94e-24  [4.94e-24, 4.94e-24]    faster"
+	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 5%: ratio 1.70e+608, 95% CI [1.70e+608, 1.70e+608]" ]
+	for fmt in json markdown csv; do
+		run --separate-stderr "$COMPARE" --from "$rec" --format "$fmt" --plot "$BATS_TEST_TMPDIR/h.svg"
+		assert_success
+		[ -z "$stderr" ] || fail "$fmt: $stderr"
+	done
+	json_check 'assert doc["placements"][1]["ratio"] is None and abs(doc["placements"][1]["log_ratio"] - 1400.5) < 0.1, doc["placements"][1]' < <("$COMPARE" --from "$rec" --format json)
+	# A figure float() reads but a record must not hold.
+	printf '8,measure,none,ok,1_000,lower\n' >>"$rec"
+	bad_record "$rec: line 23: invalid figure '1_000'" --from "$rec"
 }
 
 @test "compare: a metric that prints no number, or fails, fails the run" {
@@ -394,32 +595,41 @@ cleanup hot 6"
 	assert_line "failed: none, run 1: the command ended before the metric: exit 1: crashed"
 }
 
-@test "compare: live, eight CPU-bound processes on one hot CPU are slower than spread" {
+@test "compare: live, CPU-bound processes hot and spread: a valid verdict with its reasons, whichever it is" {
+	# Which placement wins depends on what else the machine runs: that is
+	# a benchmark's to say. A test can say the tool reaches one of the
+	# verdicts it may reach, and that its exit status, interval and
+	# messages agree with it.
 	needs_two_cpus
-	command -v setsid >/dev/null || skip_unless_works "no setsid (Debian package util-linux)"
-	# Eight processes, not two: on a shared machine, while another user's
-	# process holds one CPU, two processes get about one CPU's worth under
-	# spread as well, and eight keep more of two CPUs' worth. Each in a
-	# session of its own: with the kernel's autogroup scheduling, a session
-	# is a scheduling group whose weight is the same on one CPU or spread
-	# over two, so that on a machine busy with other sessions (a load
-	# average of 8 to 12 here, from other suites) eight processes in one
-	# session got no more CPU time spread than hot. Still up to three tries.
-	local burn='setsid awk "BEGIN { for (i = 0; i < 2500000; i++) s += i }"' work try
-	work=$(printf '%s & ' "$burn" "$burn" "$burn" "$burn" "$burn" "$burn" "$burn" "$burn")
-	for try in 1 2 3; do
-		run --separate-stderr "$COMPARE" -q -n 8 -w 1 -p spread -p hot --format json --fail-if-slower 10 -- \
-			sh -c "${work}wait"
-		[ "$status" -ne 1 ] || break
-		echo "# try $try of 3: hot not flagged slower (exit status $status)" >&3
-	done
-	assert_failure 1
-	[[ "$stderr" == "pinrun-compare: 'hot' is slower than 'spread' by more than 10%: ratio "* ]] ||
-		fail "no gate message: $stderr"
+	local burn='awk "BEGIN { for (i = 0; i < 300000; i++) s += i }"'
+	run --separate-stderr "$COMPARE" -q -n 6 -w 1 -p spread -p hot --format json --fail-if-slower 10 -- \
+		sh -c "$burn & $burn & $burn & $burn & wait"
+	case $status in
+	0 | 1 | 4) ;;
+	*) fail "exit status $status: $stderr" ;;
+	esac
+	export STATUS=$status
 	json_check '
+import os
+status = int(os.environ["STATUS"])
 hot = doc["placements"][1]
-assert hot["placement"] == "hot" and hot["verdict"] == "slower", hot
-assert hot["ratio"] > 1.3 and hot["slower_than_allowed"], hot' <<<"$output"
+v = hot["verdict"]
+assert v in ("slower", "faster", "no significant difference", "cannot decide", "too few runs (need 6)"), hot
+assert hot["pairs"] == 6 and hot["runs"] == 6 and hot["failed"] == 0, hot
+if v == "slower":
+    assert hot["ci_low"] > 1, hot
+elif v == "faster":
+    assert hot["ci_high"] < 1, hot
+elif v == "no significant difference":
+    assert hot["ci_low"] <= 1 <= hot["ci_high"], hot
+assert hot["slower_than_allowed"] == (status == 1), (status, hot)
+assert hot["slower_than_allowed"] == (v == "slower" and hot["ci_low"] > 1.1), hot
+assert hot["cannot_decide"] == (status == 4), (status, hot)' <<<"$output"
+	case $status in
+	0) [ -z "$stderr" ] || fail "exit 0 with: $stderr" ;;
+	1) [[ "$stderr" == "pinrun-compare: 'hot' is slower than 'spread' by more than 10%: ratio "* ]] || fail "no gate message: $stderr" ;;
+	4) [[ "$stderr" == "pinrun-compare: cannot decide whether 'hot' is slower than 'spread' by more than 10%: "* ]] || fail "no reason: $stderr" ;;
+	esac
 }
 
 # --- progress ---------------------------------------------------------------
@@ -438,7 +648,7 @@ assert hot["ratio"] > 1.3 and hot["slower_than_allowed"], hot' <<<"$output"
 	# The running ratio is the median of the rounds' ratios so far.
 	python3 -c "$(cat <<'EOF'
 import csv, statistics, sys
-runs = [r for r in csv.DictReader(sys.stdin) if r["phase"] == "measure"]
+runs = [r for r in csv.DictReader(l for l in sys.stdin if not l.startswith("#")) if r["phase"] == "measure"]
 by = {(r["round"], r["placement"]): float(r["figure"]) for r in runs}
 ratios = [by[k, "hot"] / by[k, "none"] for k in ("1", "2")]
 assert "%.3f" % statistics.median(ratios) == sys.argv[1], (ratios, sys.argv[1])
@@ -457,11 +667,12 @@ EOF
 		fail "no live line: $(printf '%q' "$output")"
 	[[ "$output" == *$'\r\e[Kpinrun-compare: round 3 of 3, hot (2 of 2), '*' left; ratio to none: hot '[0-9].[0-9][0-9][0-9]$'\r\e[K'* ]] ||
 		fail "no last line: $(printf '%q' "$output")"
-	# Never wider than the terminal: a wrapped line would not be rewritten.
+	# Wider than the terminal: whole, never cut; the next line clears
+	# every row it wrapped to (here 2 of 50 columns) first.
 	run env COLUMNS=50 script -qec "$(printf '%q ' "$COMPARE" -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
 	assert_success
-	[[ "$output" == *$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), none (1 o\r'* ]] ||
-		fail "not cut at 49 columns: $(printf '%q' "$output")"
+	[[ "$output" == *$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), none (1 of 2), '*' elapsed; ratio to none: hot -'$'\r\e[K\e[1A\e[Kpinrun-compare: round 1 of 3 (warm-up), hot (2 of 2), '* ]] ||
+		fail "cut, or not cleared: $(printf '%q' "$output")"
 	run script -qec "$(printf '%q ' "$COMPARE" -q -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
 	assert_success
 	[[ "$output" != *"pinrun-compare: round"* && "$output" != *$'\e'* ]] || fail "progress with -q: $(printf '%q' "$output")"
@@ -487,11 +698,13 @@ EOF
 		got=0
 		wait "$pid" || got=$?
 		[ "$got" -eq "$code" ] || fail "SIG$sig: exit status $got, want $code: $(cat stderr)"
-		n=$(($(wc -l <runs.csv) - 1))
+		n=$(($(lines_of runs.csv) - 1))
 		run cat stderr
 		assert_line "pinrun-compare: interrupted by SIG$sig after $n of 100 runs: the report is of those"
 		run cat stdout
-		assert_line --index 1 "figure: wall time in seconds (lower is better); 50 runs per placement after 0 warm-up rounds, interleaved; interrupted by SIG$sig after $n of 100 runs"
+		assert_line --index 1 --regexp "^figure: wall time in (seconds|milliseconds) \(lower is better\); 50 runs per placement after 0 warm-up rounds, interleaved; interrupted by SIG$sig after $n of 100 runs\$"
+		run --separate-stderr "$COMPARE" --from runs.csv
+		assert_line --index 1 --regexp "; interrupted by SIG$sig after $n of 100 runs\$"
 		run --separate-stderr "$COMPARE" --from runs.csv --format json
 		assert_success
 		[ "$(jq -c '[.placements[] | [.runs, .failed]]' report.json)" = "$(jq -c '[.placements[] | [.runs, .failed]]' <<<"$output")" ] ||
@@ -514,12 +727,54 @@ table.md"
 	done
 }
 
+@test "compare: a record carries its context: --from reports the command, unit, metric, placements and how it ended" {
+	local rec=$BATS_TEST_TMPDIR/rec.csv
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p 'spread --follow' --metric 'echo 5' --export-csv "$rec" -- sleep 30
+	assert_success
+	run head -n 1 "$rec"
+	assert_output "# pinrun-compare record"
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_success
+	assert_line --index 0 "pinrun-compare: sleep 30"
+	assert_line --index 1 "figure: the metric's figure (lower is better); runs recorded in $rec"
+	assert_line "metric: echo 5"
+	run --separate-stderr "$COMPARE" --from "$rec" --format json
+	json_check 'assert doc["command"] == ["sleep", "30"] and doc["metric"] == "echo 5", doc
+assert [p["pinrun"] for p in doc["placements"]] == [None, ["--spread", "--follow"]], doc["placements"]' <<<"$output"
+	# A CSV reader that skips the comment lines reads the runs alone.
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+assert [r["placement"] for r in rows] == ["none", "spread --follow"] * 2, rows' "$rec"
+	# --format csv of a record gives the record back, context and all.
+	run --separate-stderr "$COMPARE" --from "$rec" --format csv
+	assert_success
+	[ "$output" = "$(cat "$rec")" ] || fail "not the same record"
+	# Wall time: the unit is known, and chosen.
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --export-csv "$rec" true
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_line --index 0 "pinrun-compare: true"
+	assert_line --index 1 --regexp "^figure: wall time in (milliseconds|microseconds|seconds) \(lower is better\); runs recorded in $rec\$"
+	# Cut short (no last line): said.
+	head -n -1 "$rec" >"$rec.cut"
+	run --separate-stderr "$COMPARE" --from "$rec.cut"
+	assert_line --index 1 --regexp "; runs recorded in $rec.cut; the record ends before its last line: cut short\$"
+	# Conditions that changed between the first run and the last (here
+	# transparent huge pages) make the runs unlike: said.
+	sed -i -E '$ s/"thp": ("[a-z]+"|null)/"thp": "changed"/' "$rec"
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_line --regexp '^warning: the conditions changed during the runs: thp: ([a-z]+|None) -> changed$'
+	# An old record (no context) still reads as before.
+	run --separate-stderr "$COMPARE" --from "$FIX/shift.csv"
+	assert_success
+	assert_line --index 0 "figure: the recorded figure (lower is better); runs recorded in $FIX/shift.csv"
+}
+
 @test "compare: the record grows run by run: after a SIGKILL, --from analyses what it holds" {
 	mkdir "$BATS_TEST_TMPDIR/k" && cd "$BATS_TEST_TMPDIR/k"
 	# Each run counts the record's lines when it starts: the header and
 	# one line per run before it, so 1, 2, 3...
 	"$COMPARE" -q -n 50 -w 1 -p none -p hot --export-csv runs.csv --export-json r.json -- \
-		sh -c 'wc -l <runs.csv >>seen; sleep 0.219' &
+		sh -c 'grep -vc "^#" runs.csv >>seen; sleep 0.219' &
 	local pid=$!
 	wait_lines seen 6
 	kill -KILL "$pid"
@@ -531,7 +786,7 @@ table.md"
 	run awk '$1 != NR { print NR ": " $1 }' seen
 	assert_output ""
 	# The last run is in the record, or was killed before its end.
-	[ "$(wc -l <runs.csv)" -ge "$(wc -l <seen)" ]
+	[ "$(lines_of runs.csv)" -ge "$(wc -l <seen)" ]
 	run --separate-stderr "$COMPARE" --from runs.csv --format csv
 	assert_success
 	[ "$output" = "$(cat runs.csv)" ] || fail "the record changed on re-reading"
@@ -543,46 +798,6 @@ table.md"
 }
 
 # --- statistics on recorded runs ---------------------------------------------
-
-@test "compare: the paired estimate and interval are R's wilcox.test(paired = TRUE, conf.int = TRUE)" {
-	# wilcox-expected.csv is what wilcox.R (R 4.2) says of the records,
-	# made by make-records.py: every pair count from 1 to 12, around the
-	# switch from exact to normal at 50, ties, and rounds with equal
-	# figures. Exact intervals are the same numbers; R finds the ends of
-	# normal ones with uniroot to within 1e-4 on the log scale, and
-	# pinrun-compare exactly. Where R's interval is below 95% (fewer than 6
-	# pairs; R calls 93.75% at 5 pairs 95%), pinrun-compare gives none; where
-	# R refuses (every ratio equal), it gives the point.
-	python3 - "$COMPARE" <<'EOF'
-import csv, json, math, subprocess, sys
-reports = {}
-checked = 0
-for e in csv.DictReader(open("wilcox-expected.csv")):
-    if e["analysis"] != "paired":
-        continue
-    if e["file"] not in reports:
-        out = subprocess.run([sys.argv[1], "--from", e["file"], "--format", "json"],
-                             capture_output=True, text=True).stdout
-        reports[e["file"]] = {p["placement"]: p for p in json.loads(out)["placements"]}
-    p = reports[e["file"]][e["placement"]]
-    what = "%s %s: R %s, pinrun-compare %s" % (e["file"], e["placement"], e, p)
-    assert p["pairs"] == int(e["pairs"]), what
-    if e["ratio"] == "NaN":
-        assert p["method"] == "all equal" and p["ci_low"] == p["ratio"] == p["ci_high"], what
-        continue
-    tol = 1e-8 if e["method"] == "exact" else 1e-4
-    assert abs(math.log(p["ratio"] / float(e["ratio"]))) <= tol, what
-    if float(e["conf_level"]) < 0.95 or int(e["pairs"]) < 6:
-        assert p["ci_low"] is None and p["runs_needed"] == 6, what
-        assert p["verdict"] == "too few runs (need 6)", what
-        continue
-    assert p["method"] == e["method"], what
-    for end in ("ci_low", "ci_high"):
-        assert abs(math.log(p[end] / float(e[end]))) <= tol, what
-    checked += 1
-assert checked == 22, checked
-EOF
-}
 
 @test "compare: a steady 3% that a 2x drift between rounds hides from independent samples is found paired" {
 	# drift.csv: the machine's speed moves up to 2x from round to round,
@@ -599,34 +814,9 @@ unpaired 1.02984410281552 0.824787157383437 1.28717875578308"
 	assert_success
 }
 
-@test "compare: the Walsh averages are selected, never listed: the same as sorting them, in bounded memory" {
-	# Against brute force, on random log ratios with and without ties.
-	python3 - "$COMPARE" <<'EOF'
-import importlib.machinery, importlib.util, random, sys
-sys.dont_write_bytecode = True  # no __pycache__ in scripts/
-loader = importlib.machinery.SourceFileLoader("pinrun_compare", sys.argv[1])
-spec = importlib.util.spec_from_loader("pinrun_compare", loader)
-pc = importlib.util.module_from_spec(spec)
-loader.exec_module(pc)
-rng = random.Random(7)
-for trial in range(120):
-    n = rng.randint(1, 70)
-    if trial % 2:
-        xs = sorted(rng.gauss(0, 0.05) for _ in range(n))
-    else:
-        xs = sorted(rng.choice([-0.02, -0.01, 0.0, 0.01, 0.03]) for _ in range(n))
-    walsh = sorted((xs[i] + xs[j]) / 2 for i in range(n) for j in range(i, n))
-    ks = range(1, len(walsh) + 1) if n <= 20 else rng.sample(range(1, len(walsh) + 1), 40)
-    for k in ks:
-        assert pc.walsh(xs, k) == walsh[k - 1], (xs, k)
-    # The estimate: their median, zeros left out (as R's).
-    nz = [x for x in xs if x != 0]
-    walsh = sorted((nz[i] + nz[j]) / 2 for i in range(len(nz)) for j in range(i, len(nz)))
-    m = len(walsh)
-    e = pc.signed_rank(xs)
-    if e.method != "all equal" and m:
-        assert e.center == (walsh[m // 2] if m % 2 else (walsh[m // 2 - 1] + walsh[m // 2]) / 2), xs
-EOF
+@test "compare: the Walsh averages are selected, never listed: 20000 rounds in bounded memory" {
+	# tests/unit/compare/test_stats.py checks the selection against
+	# sorting them all.
 	# 20000 rounds: a pairwise list would be 2e8 numbers (1.6 GB).
 	[ -x /usr/bin/time ] || skip_unless_works "peak RSS needs GNU time (Debian package time)"
 	local big=$BATS_TEST_TMPDIR/big.csv
@@ -653,7 +843,8 @@ machine: Made-up CPU, 2 CPUs, Linux 6.1.0
 placement  CPUs  runs  failed  median    min    max    MAD  ratio  95% CI          verdict
 none       0-1      8       0   1.004  0.972  1.023  0.013  1.000  -               baseline
 hot        1        8       0   1.004  0.972  1.023  0.013  1.000  [1.000, 1.000]  no significant difference
-ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%
+hot ran 1.000 x as fast as none [1.000, 1.000]"
 	[ -z "$stderr" ]
 }
 
@@ -666,7 +857,9 @@ placement  CPUs  runs  failed  median    min    max    MAD  ratio  95% CI       
 none       0-1      8       0   0.999  0.979  1.026  0.019  1.000  -               baseline
 hot        1        8       0   2.026  1.952  2.059  0.027  2.013  [1.944, 2.091]  slower
 spread     0-1      8       0   0.506  0.487  0.514  0.006  0.502  [0.491, 0.510]  faster
-ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%
+hot ran 2.013 x slower than none [1.944, 2.091]
+spread ran 1.994 x faster than none [1.960, 2.036]"
 }
 
 @test "compare: overlapping noisy samples: no significant difference" {
@@ -688,13 +881,44 @@ ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (non
 @test "compare: failed runs in the record are counted, listed, and left out of the pairs" {
 	run --separate-stderr "$COMPARE" --from failed.csv --format json
 	assert_failure 3
-	json_check 'assert [(p["runs"], p["failed"], p["pairs"]) for p in doc["placements"]] == [(7, 1, None), (7, 1, 6)]' <<<"$output"
+	json_check 'assert [(p["runs"], p["failed"], p["pairs"]) for p in doc["placements"]] == [(7, 1, None), (7, 1, 7)]' <<<"$output"
 	run --separate-stderr "$COMPARE" --from failed.csv
 	assert_failure 3
 	assert_line "none       0-1      7       1   1.010  0.971  1.029  0.017  1.000  -               baseline"
-	assert_line "hot        1        7       1   2.021  1.951  2.041  0.020  2.001  [1.896, 2.035]  slower"
+	assert_line "hot        1        7       1   2.021  1.951  2.041  0.020  1.977  [1.908, 2.030]  cannot decide"
+	assert_line "hot: cannot decide: 1 round with a failed run of it or the baseline: their figures are unknown (-i counts a run whatever its exit status)"
 	assert_line "failed: none, run 5: killed after the 5 s timeout"
 	assert_line "failed: hot, run 4: SIGSEGV"
+	[ "$stderr" = "pinrun-compare: cannot decide how 'hot' compares with 'none': 1 round with a failed run of it or the baseline: their figures are unknown (-i counts a run whatever its exit status)" ]
+}
+
+@test "compare: a timed-out run counts as at least the timeout: never faster from the runs that finished" {
+	# hot finishes in half the baseline's time, or the timeout kills it:
+	# in 16 of 24 rounds, then in 8. Dropping the timed-out runs said
+	# "faster" (exit 0) both times.
+	run --separate-stderr "$COMPARE" --from censored.csv
+	assert_failure 4
+	assert_line "hot        1        8      16  0.4995  0.4907  0.5067  0.0051  1.015  [0.999, 1.994]  cannot decide"
+	assert_line "hot: cannot decide: it timed out in 16 rounds: counted as at least the timeout, its ratio is a lower bound, which says no significant difference, not slower"
+	[ "$stderr" = "pinrun-compare: cannot decide how 'hot' compares with 'none': it timed out in 16 rounds: counted as at least the timeout, its ratio is a lower bound, which says no significant difference, not slower" ]
+	run --separate-stderr "$COMPARE" --from censored-some.csv --fail-if-slower 5 --format json
+	assert_failure 4
+	json_check 'p = doc["placements"][1]
+assert (p["verdict"], p["slower_than_allowed"], p["cannot_decide"]) == ("cannot decide", False, True), p' <<<"$output"
+	[ "$stderr" = "pinrun-compare: cannot decide whether 'hot' is slower than 'none' by more than 5%: it timed out in 8 rounds: counted as at least the timeout, its ratio is a lower bound, which says no significant difference, not slower" ]
+}
+
+@test "compare: live, a placement the timeout kills in every round is slower, and the gate says so" {
+	needs_two_cpus
+	# Under hot the command has one CPU and sleeps until the timeout.
+	run --separate-stderr "$COMPARE" -q -n 6 -w 0 -p none -p hot --timeout 0.3 \
+		--fail-if-slower 10 -- sh -c 'test "$(nproc)" -gt 1 || sleep 30'
+	assert_failure 1
+	assert_line --regexp '^hot +[0-9]+ +0 +6 +(- +)+[0-9.]+ +\[[0-9.]+, [0-9.]+\] +slower$'
+	assert_line "failed: hot, runs 2, 4, 6, 8, 10, 12: killed after the 0.3 s timeout"
+	[ "${stderr%%:*}" = "pinrun-compare" ]
+	assert_equal "${stderr_lines[0]%%:*}" "pinrun-compare"
+	[[ "${stderr_lines[0]}" == "pinrun-compare: 'hot' is slower than 'none' by more than 10%: ratio "* ]] || fail "$stderr"
 }
 
 @test "compare: a rate (higher is better): half the rate is slower" {
@@ -706,7 +930,9 @@ placement        CPUs  runs  failed  median   min    max  MAD  ratio  95% CI    
 none             0-1      6       0   100.6  97.6  102.3  1.2  1.000  -               baseline
 hot              1        6       0    49.4  48.4   51.5  0.8  0.495  [0.486, 0.504]  slower
 spread --follow  0-1      6       0   100.0  97.4  101.7  1.6  0.992  [0.963, 1.042]  no significant difference
-ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%"
+ratio: Hodges-Lehmann estimate of the per-round ratios placement / baseline (none); CI: Wilcoxon signed-rank, 95%
+hot ran 2.021 x slower than none [1.983, 2.059]
+spread --follow ran 1.008 x slower than none [0.960, 1.038]"
 }
 
 @test "compare: --baseline and -p choose the baseline and the order" {
@@ -737,6 +963,48 @@ $got"
 
 # --- formats ----------------------------------------------------------------
 
+@test "compare: readable results: a line per placement as hyperfine says it, automatic units, CPU times and counters" {
+	run --separate-stderr "$COMPARE" --from shift.csv
+	assert_success
+	assert_line "hot ran 2.013 x slower than none [1.944, 2.091]"
+	assert_line "spread ran 1.994 x faster than none [1.960, 2.036]"
+	# A rate: half the rate is twice as slow.
+	run --separate-stderr "$COMPARE" --from rate.csv
+	assert_line "hot ran 2.021 x slower than none [1.983, 2.059]"
+	run --separate-stderr "$COMPARE" --from few.csv
+	assert_line "hot ran 2.005 x slower than none (no interval: too few runs (need 6))"
+	# One pair gives no interval at all (not "0% confidence").
+	local rec=$BATS_TEST_TMPDIR/one.csv
+	printf 'round,phase,placement,status,figure,better\n1,measure,none,ok,1,lower\n1,measure,hot,ok,2,lower\n' >"$rec"
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_line "hot: 1 paired run gives no interval; 6 would reach 95%"
+	# Live wall time: in a unit that gives the median 1 to 999, with the
+	# medians of user and sys time and of the kernel's counters.
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none true
+	assert_success
+	assert_line --index 1 --regexp '^figure: wall time in (milliseconds|microseconds) \(lower is better\)'
+	assert_line --index 4 --regexp '^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt +ratio +95% CI +verdict$'
+	assert_line --index 5 --regexp '^none +[-0-9,]+ +2 +0 +[0-9]{1,3}\.[0-9]+ '
+}
+
+@test "compare: nothing compared is said; -p auto compares every distinct placement of this machine" {
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p hot true
+	assert_success
+	[ -z "$stderr" ]
+	assert_line "warning: only one placement, 'hot': nothing is compared (give another -p, or -p auto)"
+	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p auto --format json true
+	assert_success
+	json_check '
+import os
+names = [p["placement"] for p in doc["placements"]]
+assert names[0] == "none", names
+cpus = [p["cpus"] for p in doc["placements"]]
+assert len(cpus) == len(set(cpus)), ("the same CPUs twice", doc["placements"])
+allowed = os.sched_getaffinity(0)
+assert len(names) >= (2 if len(allowed) > 1 else 1), names
+assert set(names) <= {"none", "hot", "same-cache", "same-numa", "same-chip", "spread", "spread --smt"}, names' <<<"$output"
+}
+
 @test "compare: --format markdown is a step summary" {
 	run --separate-stderr "$COMPARE" --from shift.csv --format markdown
 	assert_success
@@ -752,7 +1020,10 @@ Machine: Made-up CPU, 2 CPUs, Linux 6.1.0.
 | \`hot\` | \`1\` | 8 | 0 | 2.026 | 1.952 | 2.059 | 0.027 | 2.013 | [1.944, 2.091] | **slower** |
 | \`spread\` | \`0-1\` | 8 | 0 | 0.506 | 0.487 | 0.514 | 0.006 | 0.502 | [0.491, 0.510] | **faster** |
 
-Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baseline (\`none\`), with the 95% confidence interval of the Wilcoxon signed-rank test."
+Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baseline (\`none\`), with the 95% confidence interval of the Wilcoxon signed-rank test.
+
+- hot ran 2.013 x slower than none [1.944, 2.091]
+- spread ran 1.994 x faster than none [1.960, 2.036]"
 }
 
 @test "compare: markdown of a live run names the command, the machine, the CPUs, failures and the plot" {
@@ -806,7 +1077,7 @@ assert [x["cpus"] for x in p] == ["0-1", "1", "0-1"]
 assert p[1] == {"placement": "hot", "pinrun": ["--hot"], "cpus": "1", "runs": 8,
     "failed": 0, "median": 2.025992, "min": 1.951605, "max": 2.059216,
     "mad": 0.0273145, "pairs": 8, "ratio": 2.01293965, "ci_low": 1.94396086,
-    "ci_high": 2.09134744, "method": "exact", "verdict": "slower",
+    "ci_high": 2.09134744, "log_ratio": 0.699596168, "method": "exact", "verdict": "slower",
     "runs_needed": None, "slower_than_allowed": True, "cannot_decide": False}, p[1]
 assert len(doc["runs"]) == 27
 assert [r["phase"] for r in doc["runs"][:4]] == ["warmup"] * 3 + ["measure"]
@@ -819,11 +1090,12 @@ assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none --format csv -o "$out" -- true
 	assert_success
 	assert_line --index 0 "pinrun-compare: true"
-	assert_line --index 3 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +ratio +95% CI +verdict$"
+	assert_line --index 3 --regexp "^conditions: none: CPUs [-0-9,]+, "
+	assert_line --index 4 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt +ratio +95% CI +verdict$"
 	run "$COMPARE" --from "$out" --format csv
 	assert_success
 	[ "$output" = "$(cat "$out")" ]
-	[ "${#lines[@]}" -eq 3 ]
+	[ "$(grep -vc '^#' <<<"$output")" -eq 3 ]
 }
 
 @test "compare: CSV, JSON and markdown from one run, each placement's CPUs in every one" {
@@ -845,7 +1117,7 @@ assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
 same-chip=$chip
 spread=$spread
 cpus $SECOND=$SECOND"
-	run cut -d, -f4,5 r.csv
+	run cut -d, -f4,5 < <(grep -v '^#' r.csv)
 	assert_output "placement,cpus
 none,$ALLOWED
 same-chip,$chip
@@ -967,18 +1239,28 @@ EOF
 	# A dot per measured run in the strip plot, and again by round; a line
 	# per placement through its 8 rounds.
 	run grep -c '<circle ' "$svg"
-	assert_output 48
+	assert_output 50
 	run grep -c '<polyline ' "$svg"
 	assert_output 3
 	[ "$(grep -o '<polyline [^>]*points="[^"]*"' "$svg" | head -n 1 | sed 's/.*points="//; s/"//' | wc -w)" -eq 8 ]
 	run grep -c -E '>(none  \[CPUs 0-1\]|hot  \[CPUs 1\]|spread  \[CPUs 0-1\]|baseline median|2.013 \[1.944, 2.091\] slower|0.502 \[0.491, 0.510\] faster|by round, in the order run: .*)<' "$svg"
-	assert_output 7
+	assert_output 9
+	# Above them, the decision: a forest plot of each ratio and interval
+	# against 1, labelled, with its legend.
+	run grep -c -E '>(the decision: ratio to none, with its 95% interval \(log scale\)|ratio to none \(time\): left of 1 faster, right slower|a dot: the ratio \(Hodges-Lehmann\); a line: its 95% interval|1)<' "$svg"
+	assert_output 4
+	run grep -c 'fail-if-slower' "$svg"
+	assert_output 0
+	run --separate-stderr "$COMPARE" --from shift.csv --plot "$BATS_TEST_TMPDIR/gate.svg" --fail-if-slower 5
+	assert_failure 1
+	run grep -c '>--fail-if-slower 5%<' "$BATS_TEST_TMPDIR/gate.svg"
+	assert_output 1
 	rsvg-convert -o "$BATS_TEST_TMPDIR/plot.png" "$svg"
 	# The baseline's dashed red line, the dots and the white background.
 	run png "$BATS_TEST_TMPDIR/plot.png" count cf222e 0969da ffffff
 	assert_success
 	read -r w h red blue white <<<"$output"
-	[ "$w" -eq 899 ] && [ "$h" -eq 550 ] || fail "size $w x $h"
+	[ "$w" -eq 899 ] && [ "$h" -eq 746 ] || fail "size $w x $h"
 	[ "$red" -gt 150 ] || fail "baseline line: $red red pixels"
 	[ "$blue" -gt 300 ] || fail "dots and line: $blue blue pixels"
 	[ "$white" -gt $((w * h / 2)) ] || fail "background: $white white pixels"
@@ -1064,8 +1346,9 @@ EOF
 	svg=$BATS_TEST_TMPDIR/live.svg
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p hot --plot "$svg" -- sh -c '[ "$(nproc)" -gt 1 ]'
 	assert_failure 3
+	# In the decision's rows and the runs' rows.
 	run grep -c ">hot  \[CPUs [0-9]*\] (2 failed)<" "$svg"
-	assert_output 1
+	assert_output 2
 	run rsvg-convert -o "$BATS_TEST_TMPDIR/live.png" "$svg"
 	assert_success
 }
@@ -1119,6 +1402,8 @@ json"
 same-numa
 same-cache
 spread"
+	run complete_line "pinrun-compare -p a" 2 pinrun-compare -p a
+	assert_output "auto"
 	# The baseline is one of the placements given, quoted as needed, or
 	# of the default ones.
 	run complete_line "pinrun-compare -p none -p 'spread --follow' -b " 6 pinrun-compare -p none -p "'spread --follow'" -b ""
@@ -1188,7 +1473,7 @@ man_examples() {
 	grep -q '^### pinrun-compare: `make -j4`$' "$GITHUB_STEP_SUMMARY"
 	grep -q '^| `same-chip` | ' "$GITHUB_STEP_SUMMARY"
 	grep -q '^Plot: \[runs.svg\](runs.svg)$' "$GITHUB_STEP_SUMMARY"
-	[ "$(wc -l <runs.csv)" -eq 23 ]
+	[ "$(lines_of runs.csv)" -eq 23 ]
 	cd ..
 	# 3: a server loaded by ab, on a free port instead of 8080.
 	if command -v ab >/dev/null; then
@@ -1211,10 +1496,10 @@ man_examples() {
 	printf '#!/bin/sh\nsleep 0.01\n' >bench && chmod +x bench
 	run --separate-stderr bash -e ../ex03
 	assert_success
-	assert_line "### pinrun-compare"
+	assert_line "### pinrun-compare: \`./bench\`"
 	assert_line --regexp '^\| `hot` \| `[-0-9,]+` \| 10 \| 0 \| .* \| 1\.000 \| - \| baseline \|$'
 	assert_line --regexp '^\| `none` \| `[-0-9,]+` \| 10 \| 0 \| .* \| [01]\.[0-9]{3} \| \[[0-9.]+, [0-9.]+\] \| '
-	[ "$(wc -l <runs.csv)" -eq 45 ]
+	[ "$(lines_of runs.csv)" -eq 45 ]
 }
 
 @test "compare: the README's pinrun-compare example runs as written" {
@@ -1229,7 +1514,7 @@ man_examples() {
 	[ "$(wc -l <build.log)" -eq 33 ] || fail "$(wc -l <build.log) builds, not 33"
 	run grep -c -E '^\| `(none|hot|spread --follow)` \| `[-0-9,]+` \| 10 \| 0 \|' "$GITHUB_STEP_SUMMARY"
 	assert_output 3
-	[ -s runs.svg ] && [ "$(wc -l <runs.csv)" -eq 34 ]
+	[ -s runs.svg ] && [ "$(lines_of runs.csv)" -eq 34 ]
 }
 
 @test "compare: docs/ci.md's workflow parses, and its steps run here" {
@@ -1314,7 +1599,7 @@ Keep the runs: placement.csv placement.svg, missing: []"
 	# and summed it up.
 	[ -x "$BATS_TEST_TMPDIR/runner/pinrun/bin/pinrun-compare" ]
 	[ "$(wc -l <build.log)" -eq 28 ] || fail "$(wc -l <build.log) builds, not 28"
-	[ "$(wc -l <placement.csv)" -eq 29 ]
+	[ "$(lines_of placement.csv)" -eq 29 ]
 	run cat "$BATS_TEST_TMPDIR/summary.md"
 	assert_line --index 0 "### pinrun-compare: \`make -j$(nproc)\`"
 	assert_line "Prepare: \`make clean\`."

@@ -1,0 +1,423 @@
+"""The command line: the options, checked before anything runs, and the
+program's entry with its exit status."""
+
+import difflib
+import math
+import os
+import re
+import signal
+import sys
+import traceback
+from dataclasses import dataclass, field
+
+from .common import (version, CompareError, EXIT_INTERNAL, EXIT_OK, FORMATS,
+                     MAX_RUNS, OUTPUT_OPTIONS, PROG, UsageError)
+from .placement import parse_placement
+from .paths import escape, write_stdout
+from .runner import Child, Stop
+from .session import live, recorded
+
+
+USAGE = """\
+Usage:
+ pinrun-compare [options] [--] <command> [<argument>...]
+ pinrun-compare --from <file.csv> [options]
+
+Run a command under several CPU placements, interleaved in rounds, and say,
+round by round, whether each is faster or slower than the baseline.
+
+Options:
+ -n, --runs <n>              measured rounds, one run of each placement in
+                               each (default 10, at most 100000; 95%
+                               confidence needs 6)
+ -w, --warmup <n>            unmeasured rounds first (default 1)
+ -p, --placement <options>   pinrun's options, or none; repeat it
+                               (default: none, hot, same-chip, spread;
+                               auto: every distinct one this machine has)
+ -b, --baseline <name>       the placement the others are compared with
+                               (default: the first)
+     --prepare <cmd>         run <cmd> with sh before every run, untimed
+     --cleanup <cmd>         run <cmd> with sh after every run, untimed
+ -m, --metric <cmd>          compare the last line that <cmd> (run by sh
+                               while the command runs) prints, not wall time
+     --higher-is-better      the metric is a rate: larger is faster
+     --timeout <s>           kill a run after <s> seconds; its time counts
+                               as at least <s>
+ -i, --ignore-status         a non-zero exit status does not fail a run,
+                               and failed runs never stop the comparison
+     --fail-if-slower <pct>  exit 1 when a placement is slower than the
+                               baseline by more than <pct> percent, and 4
+                               when the runs are too few to tell
+     --format <format>       table, markdown, csv or json (default table)
+ -o, --output <file>         write the report there; the table goes to stdout
+     --export-csv <file>     write every run there too, as it is made
+     --export-json <file>    write the JSON report there too
+     --export-markdown <file>
+                             write the markdown report there too
+     --plot <file.svg>       draw every run, by placement and in run order
+ -q, --quiet                 no progress on standard error
+     --from <file.csv>       re-analyse runs recorded by --format csv or
+                               --export-csv
+
+ -h, --help                  display this help
+ -V, --version               display version
+
+Exit status: 0 fine, 1 slower than allowed, 2 a usage error, 3 failed runs,
+4 cannot decide, 5 a bad --from record, 6 a file not written, 70 an
+internal error, 130/143 interrupted (the report is of the runs made).
+
+For more details see pinrun-compare(1).
+"""
+
+# --- the command line --------------------------------------------------------
+
+OPTIONS = {
+    # name: (takes a value, canonical name)
+    "-n": (True, "runs"), "--runs": (True, "runs"),
+    "-w": (True, "warmup"), "--warmup": (True, "warmup"),
+    "-p": (True, "placement"), "--placement": (True, "placement"),
+    "-b": (True, "baseline"), "--baseline": (True, "baseline"),
+    "--prepare": (True, "prepare"),
+    "--cleanup": (True, "cleanup"),
+    "-m": (True, "metric"), "--metric": (True, "metric"),
+    "--higher-is-better": (False, "higher"),
+    "--timeout": (True, "timeout"),
+    "-i": (False, "ignore_status"),
+    "--ignore-status": (False, "ignore_status"),
+    "--fail-if-slower": (True, "fail_if_slower"),
+    "--format": (True, "format"),
+    "-o": (True, "output"), "--output": (True, "output"),
+    "--export-csv": (True, "export_csv"),
+    "--export-json": (True, "export_json"),
+    "--export-markdown": (True, "export_markdown"),
+    "--plot": (True, "plot"),
+    "-q": (False, "quiet"), "--quiet": (False, "quiet"),
+    "--from": (True, "from_file"),
+    "-h": (False, "help"), "--help": (False, "help"),
+    "-V": (False, "version"), "--version": (False, "version"),
+}
+# Options that only make sense when commands are run.
+RUN_ONLY = ("runs", "warmup", "prepare", "cleanup", "metric", "higher",
+            "timeout", "ignore_status")
+
+
+@dataclass
+class Options:
+    command: list = field(default_factory=list)
+    runs: int = 10
+    warmup: int = 1
+    placements: list = field(default_factory=list)
+    baseline: str | None = None
+    prepare: str | None = None
+    cleanup: str | None = None
+    metric: str | None = None
+    higher: bool = False
+    timeout: float | None = None
+    ignore_status: bool = False
+    fail_if_slower: float | None = None
+    format: str = "table"
+    output: str | None = None
+    export_csv: str | None = None
+    export_json: str | None = None
+    export_markdown: str | None = None
+    plot: str | None = None
+    quiet: bool = False
+    from_file: str | None = None
+    help: bool = False
+    version: bool = False
+
+    @property
+    def better(self):
+        return "higher" if self.higher else "lower"
+
+
+# hyperfine's options that pinrun-compare lacks, or spells otherwise:
+# what to write here instead.
+HYPERFINE = {
+    "-r": "hyperfine's -r (--runs) is -n here: -n <n> rounds",
+    "-m": None,  # -m is --metric here: checked as a command
+    "--min-runs": "every placement runs exactly -n <n> rounds here "
+                  "(hyperfine's --min-runs)",
+    "-M": "every placement runs exactly -n <n> rounds here (hyperfine's "
+          "-M is --max-runs)",
+    "--max-runs": "every placement runs exactly -n <n> rounds here",
+    "-N": "no shell runs the command here: it is its words already "
+          "(hyperfine's -N is --shell=none)",
+    "--shell": "no shell runs the command here: give its words, or "
+               "sh -c '...'",
+    "-S": "no shell runs the command here: give its words, or sh -c '...' "
+          "(hyperfine's -S is --shell)",
+    "--show-output": "the command's output is discarded here, and the "
+                     "last line of its standard error is shown when a run "
+                     "fails; to watch it, run it under pinrun alone",
+    "--command-name": "each placement is named by its -p value here",
+    "-c": "write --cleanup <cmd> (hyperfine's -c is --cleanup)",
+    "--setup": "use --prepare <cmd>: it runs before every run",
+    "-s": "no styles here: -q for no progress (hyperfine's -s is --style)",
+    "--style": "no styles here: -q for no progress",
+    "-u": "the unit is chosen from the figures here (hyperfine's -u is "
+          "--time-unit)",
+    "--time-unit": "the unit is chosen from the figures here",
+    "-P": "no parameter scan here: run pinrun-compare once per value",
+    "--parameter-scan": "no parameter scan here: run pinrun-compare once "
+                        "per value",
+    "-L": "no parameter list here: run pinrun-compare once per value",
+    "--parameter-list": "no parameter list here: run pinrun-compare once "
+                        "per value",
+    "--export-asciidoc": "use --export-markdown or --export-json",
+    "--export-orgmode": "use --export-markdown or --export-json",
+}
+LONG_OPTIONS = sorted(o for o in OPTIONS if o.startswith("--"))
+
+
+def long_option(arg):
+    """A long option as given, its unambiguous abbreviation (--war for
+    --warmup) made whole, or a UsageError that says what was meant."""
+    if arg in OPTIONS:
+        return arg
+    if arg in HYPERFINE:
+        raise UsageError("unknown option '%s': %s" % (arg, HYPERFINE[arg]))
+    matches = [o for o in LONG_OPTIONS if o.startswith(arg)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise UsageError("option '%s' is ambiguous: %s" %
+                         (arg, ", ".join(matches)))
+    close = difflib.get_close_matches(arg, LONG_OPTIONS, n=1, cutoff=0.7)
+    if close:
+        raise UsageError("unknown option '%s' (did you mean %s?)" %
+                         (arg, close[0]))
+    raise UsageError("unknown option '%s'" % arg)
+
+
+def split_options(argv):
+    """The options as (canonical name, option as given, value), and the
+    command after them. Parsing stops at "--" or at the first word that is
+    not an option, so the command's own options are never taken for
+    ours."""
+    given = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        value = None
+        if arg.startswith("--") and "=" in arg:
+            arg, value = arg.split("=", 1)
+        elif (not arg.startswith("--") and len(arg) > 2
+              and arg[:2] in OPTIONS and OPTIONS[arg[:2]][0]):
+            arg, value = arg[:2], arg[2:]
+        if arg.startswith("--"):
+            arg = long_option(arg)
+        elif arg not in OPTIONS:
+            if arg in HYPERFINE:
+                raise UsageError("unknown option '%s': %s" %
+                                 (arg, HYPERFINE[arg]))
+            raise UsageError("unknown option '%s'" % argv[i].split("=")[0])
+        takes, name = OPTIONS[arg]
+        if takes and value is None:
+            if i + 1 >= len(argv):
+                raise UsageError("option '%s' needs a value" % arg)
+            i += 1
+            value = argv[i]
+        elif not takes and value is not None:
+            raise UsageError("option '%s' takes no value" % arg)
+        if takes and name != "placement" and \
+                any(g[0] == name for g in given):
+            raise UsageError("option '%s' given twice" % arg)
+        given.append((name, arg, value))
+        i += 1
+    return given, argv[i:]
+
+
+def whole_number(text, what, low, high):
+    if not re.fullmatch("[0-9]+", text) or not low <= int(text) <= high:
+        raise UsageError("invalid %s '%s': expected a whole number from "
+                         "%d to %d" % (what, text, low, high))
+    return int(text)
+
+
+def positive_number(text, what, allow_zero):
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not math.isfinite(value) or value < 0 or (value == 0
+                                                 and not allow_zero):
+        raise UsageError("invalid %s '%s': expected a %s number" %
+                         (what, text, "non-negative" if allow_zero
+                          else "positive"))
+    return value
+
+
+def shell_command(text, what):
+    if not text.strip():
+        raise UsageError("empty %s command" % what)
+    return text
+
+
+def same_file(a, b):
+    """Whether two paths name the same file as a report writes it: the
+    same final component in the same directory (a link is replaced, not
+    followed)."""
+    def where(p):
+        return os.path.join(os.path.realpath(os.path.dirname(p) or "."),
+                            os.path.basename(p))
+    return where(a) == where(b)
+
+
+def parse_args(argv):
+    """Everything checked before anything runs: an Options."""
+    given, command = split_options(argv)
+    o = Options(command=command)
+    values = {}
+    # A record's placements are its names, not pinrun's words to check.
+    live = not any(name == "from_file" for name, _, _ in given)
+    for name, _, value in given:
+        if name == "placement":
+            p = parse_placement(value, live)
+            if any(q.label == p.label for q in o.placements):
+                raise UsageError("placement '%s' given twice" % p.label)
+            o.placements.append(p)
+        else:
+            values[name] = value
+    o.help, o.version = "help" in values, "version" in values
+    if o.help or o.version:
+        return o
+    o.from_file = values.get("from_file")
+    if o.from_file is not None:
+        for name, arg, _ in given:
+            if name in RUN_ONLY:
+                raise UsageError("%s cannot be used with --from: the runs "
+                                 "are recorded" % arg)
+        if command:
+            raise UsageError("--from re-analyses recorded runs: no command "
+                             "may be given")
+        if not o.from_file:
+            raise UsageError("empty file name for --from")
+    elif not command:
+        raise UsageError("no command given (or --from FILE to re-analyse "
+                         "recorded runs)")
+    if "runs" in values:
+        if not re.fullmatch("[0-9]+", values["runs"]) and \
+                ("runs", "-n", values["runs"]) in given:
+            raise UsageError("invalid number of runs '%s': expected a whole "
+                             "number; hyperfine's -n is --command-name, and "
+                             "each placement is named by its -p value here"
+                             % values["runs"])
+        o.runs = whole_number(values["runs"], "number of runs", 1, MAX_RUNS)
+    if "warmup" in values:
+        o.warmup = whole_number(values["warmup"], "number of warm-up "
+                                "rounds", 0, MAX_RUNS)
+    if "format" in values:
+        if values["format"] not in FORMATS:
+            raise UsageError("invalid format '%s': expected table, "
+                             "markdown, csv or json" % values["format"])
+        o.format = values["format"]
+    if "fail_if_slower" in values:
+        o.fail_if_slower = positive_number(values["fail_if_slower"],
+                                           "percentage", True)
+    if "timeout" in values:
+        o.timeout = positive_number(values["timeout"], "timeout", False)
+    for name in ("metric", "prepare", "cleanup"):
+        if name in values:
+            setattr(o, name, shell_command(values[name], name))
+    if "higher" in values:
+        if o.metric is None:
+            raise UsageError("--higher-is-better needs --metric: wall time "
+                             "is never better higher")
+        o.higher = True
+    o.ignore_status = "ignore_status" in values
+    o.quiet = "quiet" in values
+    named = []
+    for name, opt in OUTPUT_OPTIONS:
+        if name not in values:
+            continue
+        if not values[name]:
+            raise UsageError("empty file name for %s" % opt)
+        for other, path in named:
+            if same_file(path, values[name]):
+                raise UsageError("%s and %s name the same file '%s'" %
+                                 (other, opt, values[name]))
+        if o.from_file is not None and same_file(o.from_file, values[name]):
+            raise UsageError("--from and %s name the same file '%s'" %
+                             (opt, values[name]))
+        named.append((opt, values[name]))
+        setattr(o, name, values[name])
+    if "baseline" in values:
+        o.baseline = parse_placement(values["baseline"], False).label
+    return o
+
+
+
+def main(argv):
+    o = parse_args(argv)
+    if o.help:
+        write_stdout(USAGE)
+        return EXIT_OK
+    if o.version:
+        write_stdout("%s %s\n" % (PROG, version()))
+        return EXIT_OK
+    if o.from_file is not None:
+        return recorded(o)
+    return live(o)
+
+
+def on_signal(signum, _frame):
+    """While runs are made, the first signal stops them (the one in
+    progress is killed) and the report is made of the runs so far; any
+    other signal, or a second one, ends pinrun-compare now."""
+    if Stop.measuring and Stop.signum is None:
+        Stop.signum = signum
+        for child in list(Child.live):
+            child.signal(signal.SIGKILL)
+        return
+    raise KeyboardInterrupt(signum)
+
+
+def entry(argv=None):
+    """The program: its status, whatever happens; a traceback never."""
+    # A handler, not an inherited SIG_IGN (a background job's): the
+    # commands then start with SIGINT at its default, so that stopping a
+    # command after its metric works.
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:  # nohup
+        signal.signal(signal.SIGHUP, on_signal)
+    try:
+        status = main(sys.argv[1:] if argv is None else argv)
+    except CompareError as err:
+        sys.stderr.write("%s: %s\n" % (PROG, err))
+        if isinstance(err, UsageError):
+            sys.stderr.write("Try '%s --help' for more information.\n" %
+                             PROG)
+        status = err.status
+    except KeyboardInterrupt as err:
+        for child in list(Child.live):
+            child.signal(signal.SIGKILL)
+        sys.stderr.write("%s: interrupted\n" % PROG)
+        status = 128 + (err.args[0] if err.args else signal.SIGINT)
+    except Exception as err:  # pylint: disable=broad-except
+        for child in list(Child.live):
+            child.signal(signal.SIGKILL)
+        status = internal_error(err)
+    return status
+
+
+def internal_error(err):
+    """A bug: one line that says so, where, and the status of its own."""
+    tb = traceback.extract_tb(err.__traceback__)
+    where = ""
+    if tb:
+        last = tb[-1]
+        where = " at %s:%d" % (os.path.basename(last.filename), last.lineno)
+    try:
+        sys.stderr.write("%s: internal error%s: %s: %s (please report "
+                         "it)\n" % (PROG, where, type(err).__name__,
+                                    escape(str(err), 200)))
+    except OSError:
+        pass
+    return EXIT_INTERNAL
