@@ -5,7 +5,7 @@
 
 #include <errno.h>
 
-#define PINRUN_VERSION "0.1.0"
+/* PINRUN_VERSION comes from the file VERSION, through the Makefile. */
 
 enum pinrun_exit {
 	PINRUN_EXIT_OK = 0,
