@@ -470,6 +470,7 @@ EOF
 # --- never losing a run ---------------------------------------------------------
 
 @test "compare: on SIGTERM or SIGINT the run in progress is killed, and every report is of the runs made" {
+	needs_program jq -- to read the JSON reports
 	cd "$BATS_TEST_TMPDIR"
 	local sig code pid n got
 	for sig in TERM INT; do
@@ -828,7 +829,7 @@ assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
 
 @test "compare: CSV, JSON and markdown from one run, each placement's CPUs in every one" {
 	needs_two_cpus
-	command -v jq >/dev/null || skip_unless_works "no jq"
+	needs_program jq -- to read the JSON reports
 	cd "$BATS_TEST_TMPDIR"
 	local chip spread
 	chip=$("$PINRUN" --same-chip --dry-run)
