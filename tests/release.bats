@@ -1,0 +1,178 @@
+#!/usr/bin/env bats
+# The release: one version (VERSION) everywhere it is shown, the build
+# flags a packager passes, the hardening switch, make dist's tarball (it
+# builds and passes make check-unit on its own), the skip helper, the
+# newcomer's set-up and the docs a README reader reaches. The Debian
+# package itself is built, linted, installed and removed by CI
+# (scripts/package, .ci/run), which needs the --ci tools.
+
+load test_helper
+
+REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+
+setup() {
+	VERSION=$(cat "$REPO/VERSION")
+}
+
+# The commands make would run, nothing run: every target, every flag.
+make_n() {
+	make -C "$REPO" -n -B "$@" pinrun tests/unit/test_cpulist 2>&1
+}
+
+@test "VERSION is one line, a version" {
+	[ "$(wc -l <"$REPO/VERSION")" -eq 1 ]
+	[[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "VERSION: '$VERSION'"
+}
+
+@test "both programs, both manuals and debian/changelog show VERSION" {
+	run "$PINRUN" --version
+	assert_success
+	assert_output "pinrun $VERSION"
+	run "$REPO/scripts/pinrun-compare" --version
+	assert_success
+	assert_output "pinrun-compare $VERSION"
+	local m
+	for m in pinrun pinrun-compare; do
+		run grep -c "^\.TH [A-Z-]* 1 [0-9-]* \"pinrun $VERSION\" " "$REPO/man/$m.1"
+		assert_output 1
+	done
+	run sed -n '1s/^pinrun (\([^)]*\)) .*/\1/p' "$REPO/debian/changelog"
+	assert_output "$VERSION"
+	run grep -c "^pinrun $VERSION " "$REPO/NEWS"
+	assert_output 1
+}
+
+@test "an installed pinrun-compare reads the VERSION installed beside it" {
+	local d=$BATS_TEST_TMPDIR/stage
+	make -C "$REPO" -s install PREFIX=/usr DESTDIR="$d" >/dev/null
+	[ -L "$d/usr/bin/pinrun-compare" ]
+	run "$d/usr/bin/pinrun-compare" --version
+	assert_output "pinrun-compare $VERSION"
+	echo 9.9.9 >"$d/usr/share/pinrun/VERSION"
+	run "$d/usr/bin/pinrun-compare" --version
+	assert_output "pinrun-compare 9.9.9"
+	make -C "$REPO" -s uninstall PREFIX=/usr DESTDIR="$d"
+	run find "$d" -type f -o -type l
+	assert_output ""
+}
+
+@test "CPPFLAGS reach every compile, LDFLAGS every link, and neither drops a warning" {
+	local out compiles links
+	out=$(make_n CPPFLAGS='-DPINRUN_TEST_CPP=1' LDFLAGS='-Wl,--pinrun-test-ld' CFLAGS=-O1)
+	compiles=$(grep -E ' -c -o [^ ]+\.o ' <<<"$out")
+	links=$(grep -E ' -o (pinrun|tests/unit/test_cpulist) ' <<<"$out")
+	[ "$(wc -l <<<"$compiles")" -ge 20 ] || fail "compiles: $out"
+	[ "$(wc -l <<<"$links")" -eq 2 ] || fail "links: $out"
+	run grep -vc -- '-DPINRUN_TEST_CPP=1' <<<"$compiles"
+	assert_output 0
+	run grep -vc -- '-Wall -Wextra' <<<"$compiles"
+	assert_output 0
+	run grep -vc -- '-Wl,--pinrun-test-ld' <<<"$links"
+	assert_output 0
+	# The version is defined once, by the Makefile.
+	run grep -vc -- "-DPINRUN_VERSION='\"$VERSION\"'" <<<"$compiles"
+	assert_output 0
+}
+
+@test "HARDEN=1: fortify, stack protector and PIE in every compile, relro and now in every link" {
+	local out compiles links f
+	out=$(make_n HARDEN=1)
+	compiles=$(grep -E ' -c -o [^ ]+\.o ' <<<"$out")
+	links=$(grep -E ' -o (pinrun|tests/unit/test_cpulist) ' <<<"$out")
+	for f in -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE; do
+		run grep -vc -- " $f " <<<"$compiles"
+		assert_output 0
+	done
+	for f in -pie -Wl,-z,relro -Wl,-z,now; do
+		run grep -vc -- " $f " <<<"$links"
+		assert_output 0
+	done
+	# Without the switch, none of it (the default build is the user's).
+	run grep -c -- '-fstack-protector-strong\|-Wl,-z,now' <<<"$(make_n)"
+	assert_output 0
+}
+
+@test "make clean works without pkg-config or libhwloc-dev" {
+	local d=$BATS_TEST_TMPDIR/tree
+	mkdir -p "$d"
+	cp "$REPO/Makefile" "$REPO/VERSION" "$d/"
+	touch "$d/pinrun" "$d/x.o" "$d/x.d"
+	run make -C "$d" clean PKG_CONFIG=/nonexistent/pkg-config
+	assert_success
+	[ ! -e "$d/pinrun" ] && [ ! -e "$d/x.o" ] && [ ! -e "$d/x.d" ]
+}
+
+@test "make dist: pinrun-VERSION.tar.gz of git HEAD, that builds hardened and passes make check-unit on its own" {
+	git -C "$REPO" rev-parse HEAD >/dev/null 2>&1 || skip "not a git checkout (a tarball's tree has no HEAD to archive)"
+	run make -C "$REPO" -n dist
+	assert_output --partial "-o pinrun-$VERSION.tar.gz HEAD"
+	cd "$BATS_TEST_TMPDIR"
+	make -C "$REPO" -s dist DISTFILE="$PWD/p.tar.gz"
+	# One top directory, named for the version, with what a build needs.
+	run sh -c "tar -tzf p.tar.gz | cut -d/ -f1 | sort -u"
+	assert_output "pinrun-$VERSION"
+	tar -xzf p.tar.gz
+	local f
+	for f in VERSION LICENSE NEWS Makefile pinrun.c debian/control man/pinrun.1; do
+		[ -f "pinrun-$VERSION/$f" ] || fail "no $f in the tarball"
+	done
+	cd "pinrun-$VERSION"
+	run make -j2 HARDEN=1 WERROR=1 check-unit pinrun
+	assert_success
+	assert_line --regexp '^[0-9]+ passed, 0 failed$'
+	run ./pinrun --version
+	assert_output "pinrun $VERSION"
+	run readelf -h pinrun
+	assert_line --regexp 'Type: +DYN '
+	run readelf -d pinrun
+	assert_line --regexp '\(FLAGS\) +BIND_NOW'
+	run readelf -lW pinrun
+	assert_line --regexp 'GNU_RELRO'
+	run nm pinrun
+	assert_line --regexp ' U __(snprintf|vfprintf|printf|memcpy|fprintf|vsnprintf)_chk'
+	run make clean
+	assert_success
+	run find . -name '*.o' -o -name pinrun -type f
+	assert_output ""
+}
+
+@test "needs_program: a missing program skips with its name and why; PINRUN_MUST_WORK makes it a failure" {
+	PINRUN_MUST_WORK=0 run bats --tap "$BATS_TEST_DIRNAME/fixtures/release/needs.bats"
+	assert_success
+	assert_line "ok 1 x # skip needs pinrun-no-such-program (to test), not installed here (scripts/install-deps --ci)"
+	assert_line "ok 2 y"
+	PINRUN_MUST_WORK=1 run bats --tap "$BATS_TEST_DIRNAME/fixtures/release/needs.bats"
+	assert_failure
+	assert_line "not ok 1 x"
+	assert_line "ok 2 y"
+}
+
+@test "a plain bats run finds pinrun: test_helper.bash exports PINRUN" {
+	run env -u PINRUN bats --tap "$BATS_TEST_DIRNAME/fixtures/release/plain.bats"
+	assert_success
+	assert_line "ok 1 x"
+}
+
+@test "the newcomer's set-up is README's two commands, and the base list has what the tour needs" {
+	run "$REPO/.ci/newcomer" --commands
+	assert_success
+	assert_output "scripts/install-deps && make
+make check"
+	run "$REPO/scripts/install-deps" --list
+	assert_line autoconf
+	assert_line automake
+	refute_line mandoc
+	run "$REPO/scripts/install-deps" --list --ci
+	assert_line mandoc
+	assert_line lintian
+	refute_line autoconf
+}
+
+@test "README links every document under docs/" {
+	local f n=0
+	for f in "$REPO"/docs/*.md; do
+		grep -qF "](docs/${f##*/})" "$REPO/README.md" || fail "README does not link docs/${f##*/}"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 5 ]
+}
