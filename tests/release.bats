@@ -176,3 +176,51 @@ make check"
 	done
 	[ "$n" -ge 5 ]
 }
+
+# The text of a man page section, roff escapes undone (\- \(aq \f.).
+man_section() {
+	awk -v s="$2" '/^\.SH / { on = ($0 == ".SH " s) } on' "$1" |
+		sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" -e 's/\\f[BIPR]//g' -e 's/\\~/ /g'
+}
+
+@test "pinrun(1) ENVIRONMENT names every variable pinrun reads" {
+	local names v n=0 env
+	env=$(man_section "$REPO/man/pinrun.1" ENVIRONMENT)
+	# getenv() anywhere; the launchers' variables are read from envp.
+	names=$(cd "$REPO" && { grep -ohE 'getenv\("[A-Z_]+"\)' ./*.c | grep -oE '[A-Z_]+'
+		grep -ohE '"(SLURM|OMPI|MPI|HYDRA|PARALLEL|PMI)_[A-Za-z_]+"' launcher.c | tr -d '"'
+		grep -ohE '"HWLOC_[A-Z_]+"' topology.c | tr -d '"'; } | sort -u)
+	for v in $names; do
+		grep -qw -- "$v" <<<"$env" || fail "ENVIRONMENT does not name $v"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 30 ] || fail "only $n variables found in the code: $names"
+}
+
+@test "pinrun(1) OUTPUT shows every --explain line the code prints, SEE ALSO and FILES are there" {
+	local out f n=0 prefix
+	out=$(man_section "$REPO/man/pinrun.1" OUTPUT)
+	# Each format's words up to its first conversion, from the functions
+	# that print --explain's lines (literals joined as the compiler does).
+	while IFS= read -r prefix; do
+		grep -qF -- "$prefix" <<<"$out" || fail "OUTPUT lacks the --explain line '$prefix...'"
+		n=$((n + 1))
+	done < <(cd "$REPO" && python3 - output.c follower.c <<'PY'
+import re, sys
+for path in sys.argv[1:]:
+    src = open(path).read()
+    for m in re.finditer(r"^(?:static )?void (\w+)\([^)]*\)\n\{(.*?)^\}", src, re.M | re.S):
+        if not (m.group(1).startswith(("explain_", "output_explain")) or m.group(1) == "on_finished"):
+            continue
+        for call in re.finditer(r'msg_note\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)', m.group(2)):
+            text = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', call.group(1)))
+            prefix = text.split("%")[0].rstrip()
+            if prefix:
+                print(prefix)
+PY
+	)
+	[ "$n" -ge 30 ] || fail "only $n --explain lines found in the code"
+	run grep -c '^\.BR pinrun\\-compare (1)' "$REPO/man/pinrun.1"
+	assert_output 1
+	man_section "$REPO/man/pinrun.1" FILES | grep -q 'XDG_CACHE_HOME/pinrun/'
+}
