@@ -224,3 +224,30 @@ PY
 	assert_output 1
 	man_section "$REPO/man/pinrun.1" FILES | grep -q 'XDG_CACHE_HOME/pinrun/'
 }
+
+@test "pinrun(1) OUTPUT names every key of --json, --show --json and --list --json" {
+	local keys k out n=0 t=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
+	out=$(man_section "$REPO/man/pinrun.1" OUTPUT)
+	keys=$({
+		"$PINRUN" --spread --json --topology "$t"
+		"$PINRUN" --near=cuda1 --spread=2 --mem=bind --json --topology "$t"
+		"$PINRUN" --share 1/2 --same-numa --json --topology "$t"
+		"$PINRUN" --list --json --topology "$t"
+		"$PINRUN" --show --json
+	} | python3 -c '
+import json, sys
+keys = set()
+def walk(o):
+    if isinstance(o, dict):
+        keys.update(o)
+        for v in o.values(): walk(v)
+    elif isinstance(o, list):
+        for v in o: walk(v)
+for line in sys.stdin: walk(json.loads(line))
+print("\n".join(sorted(keys)))')
+	for k in $keys; do
+		grep -qE "^\.BR? $k( |$)" <<<"$out" || fail "OUTPUT does not name the JSON key $k"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 40 ] || fail "only $n keys: $keys"
+}
