@@ -137,18 +137,18 @@ make_n() {
 }
 
 @test "needs_program: a missing program skips with its name and why; PINRUN_MUST_WORK makes it a failure" {
-	PINRUN_MUST_WORK=0 run bats --tap "$BATS_TEST_DIRNAME/fixtures/release/needs.bats"
+	PINRUN_MUST_WORK=0 run env -u BATS_TEST_TIMEOUT bats --tap "$BATS_TEST_DIRNAME/fixtures/release/needs.bats"
 	assert_success
 	assert_line "ok 1 x # skip needs pinrun-no-such-program (to test), not installed here (scripts/install-deps --ci)"
 	assert_line "ok 2 y"
-	PINRUN_MUST_WORK=1 run bats --tap "$BATS_TEST_DIRNAME/fixtures/release/needs.bats"
+	PINRUN_MUST_WORK=1 run env -u BATS_TEST_TIMEOUT bats --tap "$BATS_TEST_DIRNAME/fixtures/release/needs.bats"
 	assert_failure
 	assert_line "not ok 1 x"
 	assert_line "ok 2 y"
 }
 
 @test "a plain bats run finds pinrun: test_helper.bash exports PINRUN" {
-	run env -u PINRUN bats --tap "$BATS_TEST_DIRNAME/fixtures/release/plain.bats"
+	run env -u PINRUN -u BATS_TEST_TIMEOUT bats --tap "$BATS_TEST_DIRNAME/fixtures/release/plain.bats"
 	assert_success
 	assert_line "ok 1 x"
 }
