@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # pinrun: build, test, install. GNU make.
 #   make                 build ./pinrun
 #   make check           unit tests and the bats suites

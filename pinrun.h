@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pinrun's exit statuses: the man page's EXIT STATUS and the tests use
  * these same numbers (as env(1) and timeout(1) do). */
 #ifndef PINRUN_H

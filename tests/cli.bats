@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # The command line itself: help, version, usage errors, option order.
 
 load test_helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --share auto under the real launchers: srun, sbatch and salloc on a
 # one-node Slurm (scripts/cluster), Open MPI's mpirun, MPICH's
 # mpiexec.hydra and GNU parallel, with their default binding and others.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/pinrun-compare: argument errors; the runs (round-robin order,
 # --prepare and --cleanup, failures, stopping early, progress, signals,
 # the exports); the paired statistics and verdicts on fixed records

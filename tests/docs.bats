@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # Every example of README.md and the man pages, run. An example is a
 # "$ command" line of a ```console block (README) or of an .EX block (man
 # pages), with the lines after it as its expected output, or a line of a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --follow: pinrun follows the command's process tree with ptrace and gives
 # every new child one slot of the policy before its first instruction, while
 # staying invisible (statuses, signals, job control, pids, terminals).

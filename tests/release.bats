@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # The release: one version (VERSION) everywhere it is shown, the build
 # flags a packager passes, the hardening switch, make dist's tarball (it
 # builds and passes make check-unit on its own), the skip helper, the
@@ -250,4 +251,35 @@ print("\n".join(sorted(keys)))')
 		n=$((n + 1))
 	done
 	[ "$n" -ge 40 ] || fail "only $n keys: $keys"
+}
+
+# What counts as source: C, headers, scripts (a #! line), Python, R, bats,
+# bash, m4, roff, make; not data (topologies, fixtures, fuzz inputs).
+source_files() {
+	if git -C "$REPO" rev-parse HEAD >/dev/null 2>&1; then
+		git -C "$REPO" ls-files
+	else
+		(cd "$REPO" && find . -type f ! -path './.git/*' | sed 's|^\./||')
+	fi | grep -vE '^(tests/topologies|fuzz/corpus|fuzz/regressions)/' |
+		while IFS= read -r f; do
+			[ -f "$REPO/$f" ] && [ ! -L "$REPO/$f" ] || continue
+			case ${f##*/} in
+			*.c | *.h | *.py | *.R | *.bats | *.bash | *.sh | *.ac | *.in | *.1 | *.patch | *.mk | Makefile)
+				echo "$f" ;;
+			*) [ "$(head -c 2 "$REPO/$f")" != '#!' ] || echo "$f" ;;
+			esac
+		done
+}
+
+@test "every source file says its licence in an SPDX-License-Identifier line near its top" {
+	local f n=0 missing=()
+	while IFS= read -r f; do
+		head -n 3 "$REPO/$f" | grep -q 'SPDX-License-Identifier: BSD-3-Clause' || missing+=("$f")
+		n=$((n + 1))
+	done < <(source_files)
+	[ "$n" -ge 100 ] || fail "only $n source files found"
+	[ ${#missing[@]} -eq 0 ] || fail "no SPDX-License-Identifier line in: ${missing[*]}"
+	# The licence the lines name is the one shipped.
+	grep -q '^Redistribution and use in source and binary forms' "$REPO/LICENSE"
+	grep -q '^License: BSD-3-Clause$' "$REPO/debian/copyright"
 }

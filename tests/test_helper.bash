@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by every bats suite: assertions, the binary under test, helpers.
 # shellcheck disable=SC2034,SC2154 # read by the suites; set by bats run
 bats_require_minimum_version 1.5.0
