@@ -1,10 +1,14 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # pinrun: build, test, install. GNU make.
 #   make                 build ./pinrun
 #   make check           unit tests and the bats suites
 #   make check-unit      the C unit tests only
 #   make WERROR=1        warnings are errors (CI)
 #   make SAN=1 check     everything under ASan+UBSan
+#   make HARDEN=1        fortify, stack protector, PIE, full RELRO
 #   make install PREFIX=/usr DESTDIR=/tmp/stage   (pinrun, pinrun-compare)
+#   make dist            pinrun-$(VERSION).tar.gz from the git tree (HEAD)
+# CPPFLAGS, CFLAGS and LDFLAGS are the user's (dpkg-buildflags' too).
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -18,6 +22,10 @@ COMPARE_REL = $(shell realpath -m --relative-to=$(BINDIR) $(COMPARELIBDIR))
 PKG_CONFIG ?= pkg-config
 INSTALL ?= install
 CFLAGS ?= -O2 -g
+# The one version (VERSION); --version, the cache key, the man pages (a
+# test checks them) and the tarball's name take it from there.
+VERSION := $(shell cat VERSION)
+DISTFILE ?= pinrun-$(VERSION).tar.gz
 
 # The warnings come after the user's CFLAGS so that no CFLAGS drops them.
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -28,6 +36,13 @@ endif
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
+endif
+# What Debian's hardening=+all gives, for builds outside dpkg. Fortify
+# needs the optimizer: CFLAGS keeps its -O2 unless the user drops it.
+ifeq ($(HARDEN),1)
+HARDEN_CPPFLAGS := -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
+HARDEN_CFLAGS := -fstack-protector-strong -fstack-clash-protection -fPIE
+HARDEN_LDFLAGS := -pie -Wl,-z,relro -Wl,-z,now
 endif
 
 # hwloc is opened at run time (topology.c says why; docs/launch.md has the
@@ -40,8 +55,11 @@ HWLOC_SONAME = $(shell objdump -p $(HWLOC_LIBDIR)/libhwloc.so 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
 HWLOC_DEFS = -DHWLOC_LIBRARY='"$(HWLOC_SONAME)"'
 LIBS := -ldl
-ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SANFLAGS) -MMD -MP
-ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
+ALL_CPPFLAGS := -D_GNU_SOURCE -DPINRUN_VERSION='"$(VERSION)"' \
+	$(HARDEN_CPPFLAGS) $(CPPFLAGS)
+ALL_CFLAGS := -std=gnu11 $(ALL_CPPFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) \
+	$(WARNINGS) $(SANFLAGS) -MMD -MP
+ALL_LDFLAGS := $(HARDEN_LDFLAGS) $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidmap.o \
 	devices.o memory.o emit.o tell.o launcher.o \
@@ -140,10 +158,17 @@ uninstall:
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun-compare
 	rm -rf $(DESTDIR)$(COMPARELIBDIR)/pinrun_compare
 	rm -f $(DESTDIR)$(COMPARELIBDIR)/VERSION
-	rmdir $(DESTDIR)$(COMPARELIBDIR) 2>/dev/null || true
+	-rmdir $(DESTDIR)$(COMPARELIBDIR)
+
+# The committed tree (HEAD), as pinrun-VERSION/; it builds and passes
+# make check-unit on its own (tests/release.bats unpacks and runs it).
+dist:
+	git archive --format=tar.gz --prefix=pinrun-$(VERSION)/ \
+		-o $(DISTFILE) HEAD
 
 clean:
 	rm -rf tests/tmp
+	rm -f pinrun-$(VERSION).tar.gz
 	rm -f pinrun *.o *.d *.a .build-flags $(UNIT_TESTS) tests/unit/*.o \
 		tests/unit/*.d $(HELPERS) tests/helpers/*.d
 
@@ -155,10 +180,13 @@ help:
 	@echo 'make check-valgrind   the exec and follow suites under memcheck'
 	@echo 'make format-check     clang-format, as CI runs it'
 	@echo 'make install          PREFIX=$(PREFIX) DESTDIR=...'
+	@echo 'make dist             pinrun-$(VERSION).tar.gz from git HEAD'
 	@echo 'make uninstall, make clean'
-	@echo 'Switches: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan)'
+	@echo 'Switches: WERROR=1 (warnings are errors), SAN=1 (ASan+UBSan),'
+	@echo '          HARDEN=1 (fortify, stack protector, PIE, relro/now)'
 
-.PHONY: all help check check-unit check-purity check-valgrind format-check install uninstall clean FORCE
+.PHONY: all help check check-unit check-purity check-valgrind format-check \
+	install uninstall dist clean FORCE
 .SECONDARY: $(UNIT_TESTS:=.o)
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

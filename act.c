@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * act.c: what pinrun does to processes once it has a plan. Binding goes
  * through sched_setaffinity and is believed only when sched_getaffinity

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Acting on the plan: binding (verified), re-placing --pid's threads,
  * the memory policy, and exec'ing the command. Each exits with a message
  * when the kernel refuses. */

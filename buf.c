@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * buf.c: the one growing byte buffer. Doubling from 256 bytes; a failed
  * allocation leaves what was written and sets failed, so that writers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A byte buffer that grows: the JSON writer's text, the topology file's
  * bytes, the isolated loader's answer. Out of memory is remembered, not
  * fatal: the owner checks failed once, at the end. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cache.c: the topology cache's store: the key of a source, where its file
  * lives, and reading and writing that file safely. The bytes in the file

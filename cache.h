@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The topology cache: flattened topologies saved under the user's cache
  * directory, each under a key of everything that can change it, so that a
  * launch does not pay for hwloc. A cache never changes a placement:

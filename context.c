@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * context.c: between the options and the plan. It narrows the machine to
  * the allowed set (online, cgroup, inherited affinity, --kind, --share)

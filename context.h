@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What pinrun works out before it plans: from the options, the topology
  * and the kernel, once. The options stay as the user gave them; this is
  * the place for everything derived from them. */

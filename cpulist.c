@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cpulist.c: fixed-size CPU sets, and the two numeric CPU syntaxes users
  * already know: taskset's decimal list and the kernel's hex mask. Pure: no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CPU sets, and the taskset list and hex mask syntaxes that name them. */
 #ifndef PINRUN_CPULIST_H
 #define PINRUN_CPULIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * devices.c: the I/O devices of a flattened topology, by the names hwloc
  * gives them. It finds the device that --near names and words what a

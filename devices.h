@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* I/O devices by name, as --near takes them: an OS device's name ("eth0",
  * "os=mlx5_0") or a PCI bus id ("pci=0000:3b:00.0", "3b:00.0"), looked up
  * in a flattened topology's device table. Pure: no hwloc, no I/O. */

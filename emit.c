@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit.c: the plan in the words of the tools people already use, so that
  * a unit file, a container or a job script gets the placement pinrun

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --emit=FORMAT: a plan in another tool's words, one line: taskset's -c
  * list, numactl's options, a location hwloc-bind takes, systemd's and
  * Docker's cpuset properties, srun's --cpu-bind for the parts of a node,

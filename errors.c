@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * errors.c: the words. Every error code a module returns is worded here,
  * one table per enum, each entry a template whose {names} this file fills

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The words for every module's error codes: one table per enum, in the
  * spirit of gai_strerror. Each function returns the whole message (what
  * failed, the value, why; without "pinrun: ") in a static buffer, valid

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * follow.c: the ptrace follower. It seizes the command (from a detached
  * helper, or as its parent when pinrun is PID 1), follows forks, vforks,

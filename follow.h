@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Follow mode: trace the command's process tree with ptrace and let the
  * caller place every new task before its first instruction. follow.c knows
  * nothing of policies; it asks its callbacks. */

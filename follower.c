@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * follower.c: --follow between the plan and follow.c. It turns the plan's
  * slots into slots.c's bookkeeping, answers follow.c's callbacks (where a

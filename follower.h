@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --follow's side of pinrun: the callbacks that follow.c calls in the
  * helper (slots, report, let-go warnings), the fallback when ptrace is
  * unavailable, and pinrun as the tracing parent when it is PID 1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * host.c: the running machine's state, read from and written to the kernel
  * (sched_*affinity, set_mempolicy, /proc, /sys). No topology and no policy:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the running kernel says and does: affinity, the current CPU, load,
  * memory policy, a process's threads. Functions return 0 or a negative
  * errno; none prints or exits. */

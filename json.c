@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * json.c: a small JSON writer. It escapes strings (quotes, backslashes,
  * control characters) and places the commas, so that callers only say

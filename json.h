@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A JSON writer: one object or array at a time, into a buffer that grows,
  * with the commas and the escaping done here. For --json, --show --json
  * and --report's lines. */

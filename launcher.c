@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher.c: --share's part, given as I/N or worked out from what a
  * launcher tells each process it starts on a node (Open MPI, MPICH's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --share: which part of the machine this pinrun takes, as given (I/N) or
  * as the launcher that started it says (Slurm, Open MPI, MPICH's Hydra, GNU
  * parallel). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * list.c: --list, the machine as one map: packages, NUMA nodes with their
  * memory and distances, L3 caches, cores with their CPU numbers and SMT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --list: the machine at a glance, as numactl --hardware and lstopo tell
  * it, with a placement marked when one was planned; --list --json for
  * scripts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * loader.c: topo_load in a child process. The child loads, encodes the
  * flattened topology with topofile.c and writes its result, then the

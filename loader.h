@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The topology read by hwloc in a child process, handed back through a
  * pipe as topofile bytes: a source that crashes hwloc cannot crash pinrun,
  * and one that keeps it busy cannot hang it. */

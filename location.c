@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * location.c: hwloc's location language over the flattened topology, in
  * both directions. Pure. It reads what hwloc-calc reads (type names and

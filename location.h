@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hwloc's location language ("package:0 ~core:0", "numa:1.core:0-3",
  * "0x3 ^0x6", "core:all.pu:0"), as hwloc-calc reads it, parsed into CPU
  * sets; and CPU sets written back as locations. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * memory.c: the NUMA node lists of --mem, read against a flattened
  * topology: numbers and ranges as numactl takes them, "all", and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --mem's node lists, as numactl takes them: "all", or node numbers and
  * ranges ("0,2-3"), or the kind a topology gives its memory-only nodes
  * ("mcdram", "gpumemory"), comma-separated. Node numbers are the OS's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * message.c: how pinrun speaks on stderr and ends. One format for every
  * message, one place that escapes what the user typed before it is echoed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pinrun's one message format, "pinrun: what 'value': why" on stderr, and
  * its exits. Only the command-line side (options.c, context.c, act.c,
  * follower.c, output.c, list.c, pinrun.c) calls these: the modules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * options.c: the command line. getopt_long with a leading '+', so that
  * options after the command are the command's. A value is checked as it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the user asked for: the command line, read once into a struct that
  * nothing changes afterwards (what pinrun works out from it lives in
  * struct context). options.c also owns --help and --version. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * output.c: the plan and the process, in words and in JSON. --explain says
  * on stderr what the topology is, what was excluded and why, which object

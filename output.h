@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What pinrun prints about a plan or a process: --dry-run's line,
  * --explain's lines on stderr, --json's object, --show. */
 #ifndef PINRUN_OUTPUT_H

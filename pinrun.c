@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pinrun.c: main(), the table of contents. Read the options; find the
  * topology (the cache, else hwloc in a child process); work out the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pinrun's exit statuses: the man page's EXIT STATUS and the tests use
  * these same numbers (as env(1) and timeout(1) do). */
 #ifndef PINRUN_H
@@ -5,7 +6,7 @@
 
 #include <errno.h>
 
-#define PINRUN_VERSION "0.1.0"
+/* PINRUN_VERSION comes from the file VERSION, through the Makefile. */
 
 enum pinrun_exit {
 	PINRUN_EXIT_OK = 0,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * policy.c: the placement rules of pinrun(1), over the flattened topology.
  * Pure: no system calls, no hwloc, no messages. The caller measures the

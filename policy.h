@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The placement rules: a request and a flattened topology in, a CPU set and
  * its follow-mode slots out. */
 #ifndef PINRUN_POLICY_H

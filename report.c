@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * report.c: the --report file. It remembers, per followed process, what a
  * line needs (parent, CPUs given, start, program) and writes the line in

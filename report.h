@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --report FILE: one JSON line per followed process, written when it ends
  * (or is let go). */
 #ifndef PINRUN_REPORT_H

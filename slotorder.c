@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * slotorder.c: the order in which follow mode hands out a plan's CPUs, one
  * slot per new child: round-robin over packages first, then NUMA nodes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Follow mode's slots of a plan, in the order they are handed out. */
 #ifndef PINRUN_SLOTORDER_H
 #define PINRUN_SLOTORDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * slots.c: follow mode's choice of slot for each new task, and the load
  * bookkeeping behind it. Pure: it knows task ids and slot numbers, not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Follow mode's slot assignment: which slot of a placement each new task
  * gets. Pure bookkeeping over task ids; the tracer asks, this answers. */
 #ifndef PINRUN_SLOTS_H

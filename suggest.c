@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * suggest.c: the closest word to a mistyped one, by edit distance
  * (Damerau's "optimal string alignment": a swap of two neighbours is one

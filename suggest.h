@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Near misses: which word of a list a mistyped one was probably meant to
  * be, for the "did you mean" of pinrun's refusals. */
 #ifndef PINRUN_SUGGEST_H

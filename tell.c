@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tell.c: what a program's runtimes should be told about the placement.
  * OpenMP, the BLAS libraries, Go, Java, rayon and the build tools each

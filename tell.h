@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --tell[=WHAT]: the variables that size and place a program's thread
  * pools (OpenMP, BLAS, Go, Java, rayon, make and CMake), worked out for a
  * placement, leaving alone those the user has set. Pure: the environment

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tidmap.c: open addressing with linear probing over task ids, deletion by
  * backward shift (no tombstones), so lookups stay short however many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A hash map from task ids to small fixed-size records, for the tracer's
  * per-task state and the slots' per-task bookkeeping. */
 #ifndef PINRUN_TIDMAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topofile.c: the flattened topology as bytes, both ways. The cache stores
  * these bytes in a file and the isolated loader writes them on a pipe;

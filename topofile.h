@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A flattened topology as bytes: the topology cache's file format, and
  * what the isolated loader hands back on its pipe. Pure: no I/O. */
 #ifndef PINRUN_TOPOFILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topology.c: the only user of hwloc. It loads a topology (the running
  * machine, or a saved one for planning) with the same filters as the hwloc

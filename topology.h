@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading a topology with hwloc: the live machine or a saved one. */
 #ifndef PINRUN_TOPOLOGY_H
 #define PINRUN_TOPOLOGY_H

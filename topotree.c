@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topotree.c: the flattened topology that the placement rules read. Objects
  * arrive in depth-first order from a builder (topology.c walking hwloc, or a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The machine's topology, flattened into plain arrays that policy.c and
  * location.c read without hwloc. topology.c fills it from hwloc; unit tests
  * build it by hand with the same builder. */

@@ -1,4 +1,5 @@
 # bash completion for pinrun-compare(1)                    -*- shell-script -*-
+# SPDX-License-Identifier: BSD-3-Clause
 #
 # Installed as .../bash-completion/completions/pinrun-compare. It uses
 # bash-completion's helpers where they are loaded (_filedir,

@@ -1,4 +1,5 @@
 # bash completion for pinrun(1)                            -*- shell-script -*-
+# SPDX-License-Identifier: BSD-3-Clause
 #
 # Installed as .../bash-completion/completions/pinrun. It uses
 # bash-completion's helpers where they are loaded (_init_completion,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the libFuzzer harnesses: a check that aborts (so libFuzzer
  * saves the input), and the properties every loaded or hand-built topology
  * must have whatever the input was: locations that pinrun writes parse

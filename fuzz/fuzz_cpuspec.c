@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_cpuspec.c: libFuzzer harness for what --cpus and --hot=SPEC take: a
  * taskset list, a hex mask, or an hwloc location. The input is the spec

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_env.c: libFuzzer harness for the environment pinrun reads. The
  * first byte, modulo 3, picks which:

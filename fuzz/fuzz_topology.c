@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_topology.c: libFuzzer harness for what --topology takes, and for the
  * cache files that stand in for it. The first byte picks the source, by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench-loader: the helper program of the hwloc design that
  * scripts/bench-launch -d measures and pinrun did not keep (docs/launch.md):

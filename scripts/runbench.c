@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * runbench: time commands side by side. Each round runs every command once,
  * in a fresh random order, so the drift of a shared machine hits them all

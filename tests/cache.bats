@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # The topology cache: it never changes a placement, it notices what can
 # change the topology, and it survives corrupt files, other owners,
 # unwritable directories and concurrent writers.

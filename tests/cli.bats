@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # The command line itself: help, version, usage errors, option order.
 
 load test_helper
@@ -128,7 +129,7 @@ man_longs() { man_options | sed -nE 's/^ {7}(-[a-zA-Z], )?(--[a-z][a-z-]*).*/\2/
 man_shorts() { man_options | sed -nE 's/^ {7}(-[a-zA-Z]), --.*/\1/p' | sort; }
 
 @test "--help, the man page and getopt's table list the same options" {
-	command -v mandoc >/dev/null || skip_unless_works "no mandoc to render the man page"
+	needs_program mandoc col -- to render the man page
 	local g h m
 	g=$(getopt_longs)
 	h=$(help_longs)
@@ -145,6 +146,7 @@ man_shorts() { man_options | sed -nE 's/^ {7}(-[a-zA-Z]), --.*/\1/p' | sort; }
 }
 
 @test "every option --help and the man page list is one pinrun accepts" {
+	needs_program mandoc col -- to render the man page
 	local o n=0
 	for o in $(help_longs) $(man_longs) $(help_shorts) $(man_shorts); do
 		# A known option may still want a value here: what matters is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --share auto under the real launchers: srun, sbatch and salloc on a Slurm
 # of three nodes, each in namespaces of its own (scripts/cluster), Open
 # MPI's mpirun, MPICH's mpiexec.hydra and GNU parallel, with their default

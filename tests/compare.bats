@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/pinrun-compare: argument errors; the runs (round-robin order,
 # --prepare and --cleanup, failures, stopping early, progress, signals,
 # the exports); the paired statistics and verdicts on fixed records
@@ -681,6 +682,7 @@ EOF
 # --- never losing a run ---------------------------------------------------------
 
 @test "compare: on SIGTERM or SIGINT the run in progress is killed, and every report is of the runs made" {
+	needs_program jq -- to read the JSON reports
 	cd "$BATS_TEST_TMPDIR"
 	local sig code pid n got
 	for sig in TERM INT; do
@@ -1100,7 +1102,7 @@ assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
 
 @test "compare: CSV, JSON and markdown from one run, each placement's CPUs in every one" {
 	needs_two_cpus
-	command -v jq >/dev/null || skip_unless_works "no jq"
+	needs_program jq -- to read the JSON reports
 	cd "$BATS_TEST_TMPDIR"
 	local chip spread
 	chip=$("$PINRUN" --same-chip --dry-run)

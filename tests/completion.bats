@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # Bash completion (completion/pinrun.bash), in a real bash without
 # bash-completion: options without those that conflict with or repeat one
 # given, the machine's CPUs, object types and indexes for the location

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Helpers of the device, memory and map suites: the I/O devices hwloc sees
 # in a topology file, and checks of pinrun against them.
 # shellcheck disable=SC2034,SC2154 # read by the suites; set by bats' run

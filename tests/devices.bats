@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --near: the CPUs local to an I/O device, checked against hwloc-calc for
 # every device of every topology that has some (and two hand-made ones),
 # alone and under a policy, --share and --mem; and on this machine.

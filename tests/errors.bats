@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # Every input that can be wrong: exit 125, nothing on stdout, and one line
 # "pinrun: ..." on stderr naming the bad input (usage errors add the
 # "Try 'pinrun --help'" hint). Planning runs on a fixed topology so the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # Running commands on this machine: the binding the kernel applied, exit
 # statuses, what pinrun leaves unchanged (pid, environment, descriptors),
 # inherited masks, cgroup cpusets, --pid, --show and --mem.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --follow: pinrun follows the command's process tree with ptrace and gives
 # every new child one slot of the policy before its first instruction, while
 # staying invisible (statuses, signals, job control, pids, terminals).
@@ -1111,7 +1112,7 @@ make_suid() {
 # 0000000000002000); both in SUID_DIR.
 make_sgid_caps() {
 	make_suid
-	command -v setcap >/dev/null || skip_unless_works "no setcap"
+	needs_program setcap
 	SGID=$SUID_DIR/egid
 	CAPS=$SUID_DIR/caps
 	cp "$HELPERS/euid" "$SGID"
@@ -1538,7 +1539,7 @@ Seccomp:	2"
 @test "follow trace: gdb and strace under other names (copies) work as without pinrun" {
 	needs_ptrace
 	needs_notify
-	command -v gdb >/dev/null || skip_unless_works "no gdb"
+	needs_program gdb
 	command -v strace >/dev/null || skip_unless_works "no strace"
 	local d=$BATS_TEST_TMPDIR
 	cp "$(command -v gdb)" "$d/gdb-multiarch"

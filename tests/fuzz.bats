@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # Every fuzz input kept in the repository (fuzz/corpus/ seeds and
 # fuzz/regressions/ crashes), replayed through the built pinrun: whatever
 # the input, pinrun plans (exit 0) or refuses it (exit 125, nothing on

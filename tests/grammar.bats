@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # The location grammar of --cpus, --hot= and --same-*=: hwloc's language
 # (several locations, ~ x ^, chains, index forms, --physical), taskset's
 # lists and masks, checked against hwloc-calc on generated expressions

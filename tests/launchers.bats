@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # Where users run pinrun: shares of a node for Slurm, MPI and GNU parallel,
 # hybrid core kinds, and restricted environments (cgroups, offline CPUs,
 # seccomp profiles).

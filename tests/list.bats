@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --list: the map of a machine. On every topology: each line fits in 80
 # columns, every PU, NUMA node and device appears exactly once, and the
 # marks are exactly the plan; --list --json carries the same; colour only

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --mem=MODE[:NODES], as numactl's --membind, --interleave and --preferred:
 # the policy the command really has (read back with get_mempolicy by a
 # helper) on this machine, and the plans on multi-node topologies.

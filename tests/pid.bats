@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --pid and --tid as taskset -p has them: the old and the new list, one
 # thread or all, --quiet; and --show of a process whose threads differ.
 # Every process here is one this file started.

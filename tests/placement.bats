@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # Placement on real machines' topologies (tests/topologies/, with their
 # README), checked against hwloc's own tools on the same file,
 # plus synthetic and saved-sysfs sources.

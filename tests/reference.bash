@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Differential checks of pinrun's plans against hwloc's own tools on the same
 # topology file: hwloc-distrib for --spread, hwloc-calc for the domains.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # The code's shape, checked: the pure modules (Makefile's PURE_OBJS, one
 # archive) reach no system call, and the check itself can fail.
 

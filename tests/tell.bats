@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # The placement told to others: --emit=FORMAT (the plan in another tool's
 # words), checked against hwloc-calc on every recorded topology and fed to
 # the real tools where they are installed (taskset, numactl, hwloc-bind,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by every bats suite: assertions, the binary under test, helpers.
 # shellcheck disable=SC2034,SC2154 # read by the suites; set by bats run
 bats_require_minimum_version 1.5.0
@@ -5,7 +6,10 @@ bats_load_library bats-support
 bats_load_library bats-assert
 
 export LC_ALL=C
-: "${PINRUN:=$BATS_TEST_DIRNAME/../pinrun}"
+# What tests/run exports, so that a plain `bats tests/X.bats` runs the same.
+: "${PINRUN:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/pinrun}"
+export PINRUN
+export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
 TOPO=$BATS_TEST_DIRNAME/topologies
 
 # A feature the kernel refuses here is skipped with its reason, unless
@@ -15,6 +19,25 @@ skip_unless_works() {
 		fail "required but unavailable: $1"
 	fi
 	skip "$1"
+}
+
+# needs_program NAME... [-- WHY]: skip (fail under PINRUN_MUST_WORK) unless
+# every NAME is a command here. Programs beyond scripts/install-deps' base
+# list (the --ci ones: mandoc, valgrind, jq, gdb, setcap, Slurm, MPI...)
+# are a newcomer's machine's gap, not a failure of pinrun.
+needs_program() {
+	local missing=() why=
+	while [ $# -gt 0 ]; do
+		if [ "$1" = -- ]; then
+			shift
+			why=" ($*)"
+			break
+		fi
+		command -v "$1" >/dev/null || missing+=("$1")
+		shift
+	done
+	[ ${#missing[@]} -eq 0 ] ||
+		skip_unless_works "needs ${missing[*]}$why, not installed here (scripts/install-deps --ci)"
 }
 
 # Expand a CPU list ("0-3,8") into one number per line, sorted.

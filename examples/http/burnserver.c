@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * burnserver: a small CPU-heavy HTTP/1.0 server on loopback, for measuring
  * what a placement does to a service's throughput (docs/results.md). Each

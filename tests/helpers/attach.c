@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* attach: a parent that traces its own child, the way a debugger attaches.
  *
  *   attach attach|seize [THREADS]

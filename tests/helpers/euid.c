@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* euid: prints its effective user id; with -g its effective group id,
  * with -c its effective capabilities (CapEff of /proc/self/status, in
  * hex). The tests make set-user-ID, set-group-ID and file-capability

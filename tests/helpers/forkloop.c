@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* forkloop: many short children, one after another.
  *
  *   forkloop N

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* leaderexit: the leader leaves first, another thread ends the process.
  *
  * The leader makes a thread and calls pthread_exit (it stays a zombie

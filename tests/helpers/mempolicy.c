@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Print the calling process's memory policy, as the tests compare it:
  * "default", "bind 0", "interleave 0,1", "local", "preferred 0",
  * "preferred_many 0,1". */

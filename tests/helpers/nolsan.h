@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Built with -fsanitize=address (make SAN=1), a helper would run
  * LeakSanitizer at exit, and LeakSanitizer ptraces its own process: that
  * fails under --follow (already traced) and under seccomp_noptrace. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* probe: where a process and its children run from their first instruction.
  *
  *   probe [-s | -p] [-x STATUS] N

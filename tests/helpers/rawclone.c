@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rawclone: new processes made the ways that libc's fork never uses.
  *
  * 1. clone(CLONE_VM) with exit signal 0: a process that shares memory with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Run a command under a seccomp filter that makes some system calls fail
  * with EPERM, as container runtimes' default profiles do: shared by the
  * seccomp_* helpers. */

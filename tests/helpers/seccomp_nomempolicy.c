@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seccomp_nomempolicy: run a command where the NUMA memory policy calls
  * (set_mempolicy, get_mempolicy, mbind) are denied, as Docker's default
  * seccomp profile does (moby/moby#37241).

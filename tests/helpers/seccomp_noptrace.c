@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seccomp_noptrace: run a command where ptrace(2) is denied, as some
  * container runtimes do.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seccomp_noseccomp: run a command where seccomp(2) itself is denied, so
  * that no further filter can be installed (as under some sandboxes).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seccomp_notify: whether --follow can hand ptrace attaches to its tracer
  * here: a seccomp filter with a user-notification listener can be
  * installed (with no_new_privs, in a child), and the kernel is Linux 5.8

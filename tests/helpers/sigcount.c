@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sigcount: counts the job-control signals it gets, for --follow's
  * "invisible" tests.
  *

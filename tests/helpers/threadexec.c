@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* threadexec: execve from a thread that is not the leader.
  *
  *   threadexec PROGRAM [ARG...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* threadfork: 8 threads, each of which forks a child.
  *
  * Each thread prints "thread I cpu=C cpus=LIST" as its first action, then

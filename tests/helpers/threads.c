@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A process with a few threads that wait: "ready" on stdout once they all
  * exist, then sleep until killed. For --pid tests. */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* traceme: a program that uses ptrace itself, the way debuggers start.
  *
  * A child calls PTRACE_TRACEME (its parent, this program, would become its

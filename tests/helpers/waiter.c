@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* waiter: how a command ended, as its parent's waitpid sees it.
  *
  *   waiter COMMAND [ARG...]

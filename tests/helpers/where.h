@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the --follow test helpers: where the caller runs, read as its
  * very first action, and one line that says so, "LABEL cpu=C cpus=LIST",
  * written with write(2) and no stdio, so that it is safe in a child of a

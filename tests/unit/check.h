@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A tiny TAP harness for the C unit tests: TEST() functions hold EXPECT()s;
  * RUN() prints "ok N - name" or "not ok N - name" with the failed lines. */
 #ifndef PINRUN_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for cpulist.c: sets, the taskset list syntax, hex masks. */
 #include "check.h"
 

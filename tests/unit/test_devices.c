@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for the I/O device table and the memory nodes: devices.c
  * (what --near names), memory.c (what --mem=MODE:NODES names),
  * tree_local_numa (a placement's own nodes) and their bytes in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for emit.c: each format's line for a plan, the snprintf
  * contract (a short buffer still says the whole length), the masks of
  * many CPUs, and the name table. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for errors.c: every code of every table has words, each
  * {name} in them is filled, and what the user typed is echoed safely. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for the two byte formats: topofile.c (the cache file and the
  * loader's answer) and json.c, and the buffer both write into (buf.c). */
 #include <stdlib.h>

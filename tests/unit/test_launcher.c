@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for launcher.c: --share's syntax, and the part each rank takes
  * under what the launchers were seen to set (tests/fixtures/launchers), on
  * machines a 2-CPU test machine is not: several packages, SMT, many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for location.c: hwloc-style locations in and out. */
 #include <limits.h>
 

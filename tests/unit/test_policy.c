@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for policy.c on hand-built machines. */
 #include <stdlib.h>
 

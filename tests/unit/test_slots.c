@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for slots.c: follow mode's slot rule, without ptrace. */
 #include "check.h"
 #include "slots.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for tell.c: the families --tell=WHAT names, N and the quota
  * (rounded up, never 0), the user's values left or appended to, no places
  * under --follow, and the lines a shell can eval. */

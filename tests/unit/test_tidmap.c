@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for tidmap.c: the task-id hash, checked against a plain
  * array through many insertions and removals (backward-shift deletion is
  * where such tables go wrong). */

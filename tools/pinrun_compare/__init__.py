@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """pinrun-compare: does this placement make my workload faster?
 
 Runs a command under several pinrun placements, interleaved in rounds so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The command line: the options, checked before anything runs, and the
 program's entry with its exit status."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """What every module shares: the name, the limits, the exit status and
 the errors."""
 

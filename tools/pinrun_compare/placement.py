@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A -p value: a placement's label and pinrun's words."""
 
 import difflib

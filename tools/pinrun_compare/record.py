@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 import csv
 import io
 import json

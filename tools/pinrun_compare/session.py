@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 import math
 from bisect import insort
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 import array
 import math
 import statistics

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared by the unit tests: where the fixtures are."""
 
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Timed-out runs count as at least the timeout; failed runs make the
 verdict "cannot decide"; never "faster" from the survivors alone."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The entry: exit status per class of error, the version, and no
 traceback ever."""
 

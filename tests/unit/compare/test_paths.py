@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Writing outputs: atomically, in the directory of the path as given, a
 symbolic link replaced and never followed, a planted one refused, the
 user's umask."""

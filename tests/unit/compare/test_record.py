@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Records: the context in comment lines, still a CSV; old records read;
 figures checked; written back unchanged."""
 

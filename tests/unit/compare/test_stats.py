@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The signed-rank statistics, against what R's wilcox.test says of the
 records in tests/fixtures/compare (wilcox-expected.csv, made by wilcox.R)."""
 
