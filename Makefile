@@ -42,7 +42,8 @@ PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidm
 	devices.o memory.o \
 	slots.o topofile.o json.o buf.o
 OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
-	errors.o host.o topology.o loader.o cache.o follow.o report.o \
+	errors.o host.o topology.o loader.o cache.o follow.o follow_notify.o \
+	follow_start.o report.o \
 	launcher.o list.o $(PURE_OBJS)
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 # The unit tests link the pure modules, and the words with them.

@@ -1,6 +1,7 @@
 /* Follow mode: trace the command's process tree with ptrace and let the
- * caller place every new task before its first instruction. follow.c knows
- * nothing of policies; it asks its callbacks. */
+ * caller place every new task before its first instruction. The tracer
+ * (follow.c, follow_notify.c, follow_start.c) knows nothing of policies
+ * nor of pinrun; it asks its callbacks. */
 #ifndef PINRUN_FOLLOW_H
 #define PINRUN_FOLLOW_H
 
@@ -51,6 +52,10 @@ struct follow_ops {
 	void *ctx;
 	int keep_fd; /* a descriptor > 2 the callbacks write to, or -1 */
 	size_t mask_bytes;
+	/* A program to let go at its exec, by file (pinrun's own binary: a
+	 * nested pinrun follows its own tree); nested_ino 0: none. */
+	dev_t nested_dev;
+	ino_t nested_ino;
 	bool threads;	  /* place new threads too */
 	bool wait_all;	  /* report the command's end after every task's */
 	bool want_detail; /* exec'd programs' paths, ended ones' rusage */
@@ -106,11 +111,12 @@ enum follow_why follow_why_of_gain(enum host_gain gain);
 int follow_start(struct follow_start *st, int hot_cpu, bool wait_all);
 
 /* In the helper: trace until the command ends (with wait_all, until every
- * task has), or until it is let go; let go of whatever still runs, and
- * return the number of processes followed. Where it holds the seccomp
- * listener, it first closes every other descriptor and answers the ptrace
- * attaches of the processes it let go until the last of them has ended.
- * The caller then exits. */
+ * task has), or until it is let go, and return the number of processes
+ * followed. The caller must then exit at once: the kernel lets go of
+ * whatever still runs as the helper exits (no task is interrupted). Where
+ * the helper holds the seccomp listener, a child of its own, holding
+ * nothing else, answers the ptrace attaches of the processes let go until
+ * the last of them has ended. */
 unsigned follow_run(const struct follow_ops *ops,
 		    const struct follow_start *st);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -257,6 +258,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	};
 	struct follow_start st;
 	struct cpuset first;
+	struct stat self;
 	enum host_gain gain;
 	int fd = -1;
 
@@ -287,6 +289,10 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	ops.threads = o->threads;
 	ops.wait_all = o->wait_all;
 	ops.want_detail = o->report != NULL;
+	if (stat("/proc/self/exe", &self) == 0) {
+		ops.nested_dev = self.st_dev; /* a nested pinrun: let go */
+		ops.nested_ino = self.st_ino;
+	}
 	/* No helper can work as PID 1: trace as the parent. */
 	if (getpid() == 1)
 		as_parent(o, plan, &f, &ops);

@@ -97,4 +97,14 @@ int host_find_program(const char *command, char *file, size_t size);
 /* What command, found as execvp would, gains at exec (host_exec_gain). */
 enum host_gain host_privileged_program(const char *command);
 
+/* Close every descriptor from lo to hi (close_range, Linux 5.9; before
+ * it, those /proc/self/fd lists). */
+void host_close_range(unsigned lo, unsigned hi);
+/* Close every descriptor but those of keep (n of them, -1s ignored; the
+ * array is sorted in place). */
+void host_close_all_but(int *keep, unsigned n);
+/* A task's state letter in /proc/TID/stat ('R', 'S', 'Z', 't', ...), or
+ * 0 when it cannot be read (the task is gone). */
+char host_task_state(pid_t tid);
+
 #endif
