@@ -42,7 +42,6 @@ enum task_state {
 	TS_ANNOUNCED,	 /* named by its creator's event, first stop to come */
 	TS_PARKED,	 /* first stop seen, held until its creator's event */
 	TS_RUNNING,	 /* placed and followed */
-	TS_HELD,	 /* the command, held at its exit (--wait-all) */
 	TS_LETGO_FIRST,	 /* announced, to be let go at its first stop */
 	TS_LETGO,	 /* to be let go at its next stop (interrupted) */
 	TS_ENDED_UNSEEN, /* not traced: ended or let go before its creator's
@@ -60,14 +59,13 @@ static bool traced(enum task_state s)
  * a first stop to come, or a task it holds stopped. */
 static bool owed(enum task_state s)
 {
-	return s == TS_ANNOUNCED || s == TS_LETGO_FIRST || s == TS_PARKED ||
-	       s == TS_HELD;
+	return s == TS_ANNOUNCED || s == TS_LETGO_FIRST || s == TS_PARKED;
 }
 
 /* The states of a task given a place (the callback knows it). */
 static bool placed(enum task_state s)
 {
-	return s == TS_RUNNING || s == TS_HELD || s == TS_LETGO;
+	return s == TS_RUNNING || s == TS_LETGO;
 }
 
 struct task {
@@ -106,6 +104,11 @@ struct tracer {
 	pid_t command;
 	int command_status;
 	bool command_done, command_gone;
+	/* The helper traces the command's exit event (but with --wait-all):
+	 * from that event on, it peeks at each report before taking it, and
+	 * holds the command's zombie (its parent cannot see it meanwhile)
+	 * until every report line is written. */
+	bool exit_event, command_exiting, command_zombie;
 	bool detaching; /* the end: let go of each task at its next stop */
 	bool helper;
 	unsigned processes;
@@ -274,11 +277,6 @@ static bool let_go(struct tracer *tr, pid_t tid, enum follow_why why)
 		enter(tr, t, TS_LETGO_FIRST);
 		place(tr, tid, t);
 		return false;
-	case TS_HELD:
-		t->why = why;
-		enter(tr, t, TS_LETGO);
-		detach(tr, tid, t, 0, NULL);
-		return false;
 	case TS_RUNNING:
 		t->why = why;
 		enter(tr, t, TS_LETGO);
@@ -307,7 +305,7 @@ static void first_stop(struct tracer *tr, pid_t tid, struct task *t)
 	/* Only a thread group leader may be signalled as its own group. */
 	if (!t->forked && syscall(SYS_tgkill, tid, tid, 0) < 0)
 		t->thread = true;
-	if (tr->ops->wait_all)
+	if (tr->exit_event) /* inherited from the command: off */
 		ptrace(PTRACE_SETOPTIONS, tid, 0, FOLLOW_OPTIONS);
 	if (t->thread && !tr->ops->threads) {
 		resume(tr, tid, t, 0);
@@ -497,15 +495,6 @@ static void ended(struct tracer *tr, pid_t tid, int status,
 		unpark_all(tr);
 }
 
-/* The command held at its exit (wait_all) goes once it is alone. */
-static void maybe_release_command(struct tracer *tr)
-{
-	struct task *t = tidmap_find(&tr->tasks, tr->command);
-
-	if (t && t->state == TS_HELD && count(tr, traced) == 1)
-		resume(tr, tr->command, t, 0);
-}
-
 static void stopped(struct tracer *tr, pid_t tid, int status)
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
@@ -535,13 +524,10 @@ static void stopped(struct tracer *tr, pid_t tid, int status)
 		execed(tr, tid);
 		break;
 	case PTRACE_EVENT_EXIT:
-		/* Only the command asks for this (wait_all): hold it while
-		 * others run, so its parent learns of its end after theirs. */
-		if (tid == tr->command && count(tr, traced) > 1 &&
-		    !letting_go(tr, t))
-			enter(tr, t, TS_HELD);
-		else
-			resume(tr, tid, t, 0);
+		/* Only the command asks for this: its zombie is to be held. */
+		if (tid == tr->command)
+			tr->command_exiting = true;
+		resume(tr, tid, t, 0);
 		break;
 	case PTRACE_EVENT_STOP:
 		/* A group-stop stays stopped, as the shell believes; LISTEN
@@ -604,6 +590,16 @@ static pid_t our_tid(const struct tracer *tr, pid_t caller, pid_t vtid)
 	return 0;
 }
 
+/* Whether the program exe (a /proc/PID/exe) is the one ops names. */
+static bool is_nested(const struct tracer *tr, const char *exe)
+{
+	struct stat st;
+
+	return tr->ops->nested_ino && stat(exe, &st) == 0 &&
+	       st.st_dev == tr->ops->nested_dev &&
+	       st.st_ino == tr->ops->nested_ino;
+}
+
 /* Let go of the thread group of tid, when we follow it; with w, note in
  * it the tasks to wait for. */
 static void let_go_group(struct tracer *tr, pid_t tid, enum follow_why why,
@@ -642,6 +638,21 @@ static void attach_asked(struct tracer *tr, const struct seccomp_notif *req)
 	struct waiting w = { .id = req->id };
 	pid_t tracee, tracer;
 
+	if (req->data.nr == __NR_seccomp) {
+		char exe[64], program[PATH_MAX];
+		ssize_t n;
+
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)req->pid);
+		n = readlink(exe, program, sizeof(program) - 1);
+		program[n > 0 ? n : 0] = '\0';
+		/* (a nested pinrun goes on without its filter, as its
+		 * --explain says) */
+		if (tr->ops->own_listener && !is_nested(tr, exe))
+			tr->ops->own_listener(tr->ops->ctx, (pid_t)req->pid,
+					      n > 0 ? program : NULL);
+		listener_answer(&tr->l, req->id);
+		return;
+	}
 	if (req->data.args[0] == PTRACE_TRACEME) {
 		long long ppid = host_status_number(req->pid, "PPid");
 
@@ -702,12 +713,8 @@ static void start_detaching(struct tracer *tr)
 	     (i = tidmap_next(&tr->tasks, i, &tid)) != (size_t)-1;) {
 		struct task *t = tidmap_find(&tr->tasks, tid);
 
-		if (t->state == TS_HELD) {
-			resume(tr, tid, t, 0);
-			i = 0; /* resume removed it: rescan */
-		} else if (!tr->helper && traced(t->state)) {
+		if (!tr->helper && traced(t->state))
 			ptrace(PTRACE_INTERRUPT, tid, 0, 0);
-		}
 	}
 }
 
@@ -736,6 +743,56 @@ static void release_by_exit(struct tracer *tr)
 	free(ids);
 }
 
+/* The wait status a siginfo of waitid describes. */
+static int status_of(const siginfo_t *si)
+{
+	switch (si->si_code) {
+	case CLD_EXITED:
+		return (si->si_status & 0xff) << 8;
+	case CLD_KILLED:
+		return si->si_status & 0x7f;
+	case CLD_DUMPED:
+		return (si->si_status & 0x7f) | 0x80;
+	default:
+		return 0x7f; /* a stop */
+	}
+}
+
+/* The next report, taken: wait4 of any task, but once the command is on
+ * its way out, each report is first peeked at (WNOWAIT), so that the
+ * command's zombie stays unreaped, its parent unaware, until the end;
+ * then only the tasks owed a stop are waited for, one by one. */
+static pid_t next_event(struct tracer *tr, int *status, struct rusage *ru)
+{
+	siginfo_t si;
+	pid_t tid;
+
+	if (tr->command_zombie) {
+		for (size_t i = 0;
+		     (i = tidmap_next(&tr->tasks, i, &tid)) != (size_t)-1;)
+			if (owed(((struct task *)tidmap_find(&tr->tasks, tid))
+				     ->state))
+				return wait4(tid, status, __WALL, ru);
+		errno = ECHILD;
+		return -1;
+	}
+	if (!tr->command_exiting || tr->command_done)
+		return wait4(-1, status, __WALL, ru);
+	memset(&si, 0, sizeof(si));
+	/* (the system call itself: glibc's waitid has no rusage) */
+	if (syscall(SYS_waitid, P_ALL, 0, &si,
+		    WEXITED | WSTOPPED | __WALL | WNOWAIT, ru) < 0)
+		return -1;
+	if (si.si_pid == tr->command &&
+	    (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED ||
+	     si.si_code == CLD_DUMPED)) {
+		tr->command_zombie = true;
+		*status = status_of(&si);
+		return si.si_pid;
+	}
+	return wait4(si.si_pid, status, __WALL, ru);
+}
+
 unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 		      int *command_status, bool helper, int sock)
 {
@@ -754,6 +811,7 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 		t->mask = ops->place(ops->ctx, command, 0, false);
 	}
 	tr.processes = 1;
+	tr.exit_event = helper && !ops->wait_all;
 	if (sock >= 0)
 		notify_await(&tr.l, command);
 	if (tr.l.fd >= 0 && tr.l.nnp)
@@ -765,8 +823,10 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 		int status;
 		pid_t tid;
 
-		if ((tr.command_done || tr.command_gone) && !tr.detaching)
-			start_detaching(&tr);
+		if (tr.command_gone ||
+		    (tr.command_done && !(ops->wait_all && count(&tr, traced))))
+			if (!tr.detaching)
+				start_detaching(&tr);
 		/* The helper ends once it owes no task a stop; as the parent,
 		 * the command's status is ours to wait for, even once it is
 		 * let go, and every task is let go first. */
@@ -774,7 +834,7 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 		    (helper ? !count(&tr, owed)
 			    : tr.command_done && !count(&tr, traced)))
 			break;
-		tid = wait4(-1, &status, __WALL, ops->want_detail ? &ru : NULL);
+		tid = next_event(&tr, &status, ops->want_detail ? &ru : NULL);
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -798,11 +858,14 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 			ended(&tr, tid, status, ops->want_detail ? &ru : NULL);
 		else if (WIFSTOPPED(status))
 			stopped(&tr, tid, status);
-		if (ops->wait_all)
-			maybe_release_command(&tr);
 	}
 	if (helper) {
 		release_by_exit(&tr);
+		/* Now the command's parent may see its end. */
+		if (tr.command_zombie)
+			while (waitpid(command, NULL, __WALL) < 0 &&
+			       errno == EINTR)
+				;
 	} else {
 		bell_stop(&tr.l);
 		for (unsigned i = 0; i < tr.nwaiting; i++) {

@@ -49,6 +49,10 @@ struct follow_ops {
 	/* The command ended or was let go; survivors (the tasks still
 	 * followed) are let go next. */
 	void (*finished)(void *ctx, unsigned processes, unsigned survivors);
+	/* A process of the tree asks for a seccomp listener of its own,
+	 * which the kernel refuses (EBUSY) under pinrun's filter; program:
+	 * what it runs, or NULL. May be NULL (nothing is said). */
+	void (*own_listener)(void *ctx, pid_t tid, const char *program);
 	void *ctx;
 	int keep_fd; /* a descriptor > 2 the callbacks write to, or -1 */
 	size_t mask_bytes;
@@ -57,7 +61,7 @@ struct follow_ops {
 	dev_t nested_dev;
 	ino_t nested_ino;
 	bool threads;	  /* place new threads too */
-	bool wait_all;	  /* report the command's end after every task's */
+	bool wait_all;	  /* trace until every task has ended */
 	bool want_detail; /* exec'd programs' paths, ended ones' rusage */
 };
 
@@ -88,6 +92,8 @@ struct follow_start {
 	enum follow_notify notify; /* in the command */
 	int notify_err;		   /* with FOLLOW_NOTIFY_OFF: why, an errno */
 	int sock;		   /* in the helper: the filter comes there */
+	bool waiter; /* --wait-all, in pinrun: the command is its child */
+	int word;    /* the waiter's pipe from the helper, or -1 */
 };
 
 /* Whether a program that gains privileges at exec (host_exec_gain) keeps
@@ -109,6 +115,15 @@ enum follow_why follow_why_of_gain(enum host_gain gain);
  * caller is then not traced. hot_cpu >= 0 pins the helper there (a stop
  * costs several times less on the same core). */
 int follow_start(struct follow_start *st, int hot_cpu, bool wait_all);
+
+/* With wait_all, follow_start returns 0 a third time: in pinrun (waiter
+ * true), which stays the command's parent (the command, st->command, is a
+ * child of its own, started as above) and must call follow_wait: it holds
+ * nothing but stdio, passes the usual signals on to the command, and
+ * returns the command's wait status once the command has ended and the
+ * helper has said that the whole tree has (or has died). The command
+ * exits for real meanwhile: it holds no descriptor nor memory. */
+int follow_wait(const struct follow_start *st);
 
 /* In the helper: trace until the command ends (with wait_all, until every
  * task has), or until it is let go, and return the number of processes

@@ -85,12 +85,22 @@
 #ifdef NATIVE_ARCH
 /* A tiny assembler for the filter: jumps go to labels, resolved at the
  * end. */
-enum label { L_NEXT, L_ALLOW, L_NOTIFY, L_NATIVE, L_COMPAT, L_ARGS, L_REQ };
+enum label {
+	L_NEXT,
+	L_ALLOW,
+	L_NOTIFY,
+	L_NATIVE,
+	L_COMPAT,
+	L_ARGS,
+	L_REQ,
+	L_SECCOMP,
+	L_LABELS
+};
 
 struct bpf {
 	struct sock_filter code[32];
 	unsigned char jt[32], jf[32]; /* enum label */
-	unsigned n, at[L_REQ + 1];
+	unsigned n, at[L_LABELS];
 };
 
 static void op(struct bpf *b, unsigned short code, unsigned k, enum label jt,
@@ -110,10 +120,13 @@ static void here(struct bpf *b, enum label l)
 #define LOAD(b, off)	  op(b, BPF_LD | BPF_W | BPF_ABS, (unsigned)(off), 0, 0)
 #define JEQ(b, k, jt, jf) op(b, BPF_JMP | BPF_JEQ | BPF_K, (k), (jt), (jf))
 #define RET(b, k)	  op(b, BPF_RET | BPF_K, (k), 0, 0)
+#define AND(b, k)	  op(b, BPF_ALU | BPF_AND | BPF_K, (k), 0, 0)
 
 /* ptrace(PTRACE_TRACEME / PTRACE_ATTACH / PTRACE_SEIZE, ...) notifies the
- * listener; every other call, ptrace's other requests included, goes on
- * after a few comparisons. */
+ * listener, and so does a seccomp(SECCOMP_SET_MODE_FILTER) asking for a
+ * listener of its own (which the kernel refuses, EBUSY, under a filter
+ * with one: the tracer says so); every other call, ptrace's other
+ * requests included, goes on after a few comparisons. */
 static void build_filter(struct bpf *b)
 {
 	b->n = 0;
@@ -126,12 +139,11 @@ static void build_filter(struct bpf *b)
 #endif
 	here(b, L_NATIVE);
 	LOAD(b, offsetof(struct seccomp_data, nr));
-#ifdef X32_PTRACE
 	JEQ(b, __NR_ptrace, L_ARGS, L_NEXT);
-	JEQ(b, X32_PTRACE, L_ARGS, L_ALLOW);
-#else
-	JEQ(b, __NR_ptrace, L_ARGS, L_ALLOW);
+#ifdef X32_PTRACE
+	JEQ(b, X32_PTRACE, L_ARGS, L_NEXT);
 #endif
+	JEQ(b, __NR_seccomp, L_SECCOMP, L_ALLOW);
 #ifdef COMPAT_ARCH
 	here(b, L_COMPAT);
 	LOAD(b, offsetof(struct seccomp_data, nr));
@@ -145,6 +157,12 @@ static void build_filter(struct bpf *b)
 	JEQ(b, PTRACE_TRACEME, L_NOTIFY, L_NEXT);
 	JEQ(b, PTRACE_ATTACH, L_NOTIFY, L_NEXT);
 	JEQ(b, PTRACE_SEIZE, L_NOTIFY, L_ALLOW);
+	here(b, L_SECCOMP); /* (op and flags are unsigned ints) */
+	LOAD(b, ARG0_LOW);
+	JEQ(b, SECCOMP_SET_MODE_FILTER, L_NEXT, L_ALLOW);
+	LOAD(b, ARG0_LOW + sizeof(__u64));
+	AND(b, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	JEQ(b, SECCOMP_FILTER_FLAG_NEW_LISTENER, L_NOTIFY, L_ALLOW);
 	here(b, L_ALLOW);
 	RET(b, SECCOMP_RET_ALLOW);
 	here(b, L_NOTIFY);

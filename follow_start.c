@@ -28,12 +28,12 @@
 
 /* --- the detached helper (the default) --------------------------------- */
 
-static void helper_hygiene(int keep_fd, int sock)
+static void helper_hygiene(int keep_fd, int sock, int word)
 {
 	static const int ignored[] = { SIGINT,	SIGQUIT, SIGHUP, SIGTSTP,
 				       SIGTTIN, SIGTTOU, SIGPIPE };
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[] = { 0, 1, 2, keep_fd, sock };
+	int keep[] = { 0, 1, 2, keep_fd, sock, word };
 
 	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		signal(ignored[i], SIG_IGN);
@@ -45,9 +45,10 @@ static void helper_hygiene(int keep_fd, int sock)
 		dup2(null, 0);
 		dup2(null, 1);
 	}
-	/* Keep stderr (warnings), keep_fd (the report) and the socket the
-	 * filter comes from; hold nothing else the user's shell gave the
-	 * command: a pipe held open here would keep its reader waiting. */
+	/* Keep stderr (warnings), keep_fd (the report), the socket the
+	 * filter comes from and the waiting pinrun's pipe (--wait-all); hold
+	 * nothing else the user's shell gave the command: a pipe held open here
+	 * would keep its reader waiting. */
 	host_close_all_but(keep, sizeof(keep) / sizeof(keep[0]));
 }
 
@@ -103,10 +104,43 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all)
 	memset(st, 0, sizeof(*st));
 	st->command = me;
 	st->sock = -1;
+	st->word = -1;
 	if ((tracer = host_status_number(me, "TracerPid")) > 0) {
 		st->tracer = (pid_t)tracer;
 		st->why = FOLLOW_TRACED;
 		return -1;
+	}
+	/* --wait-all: pinrun stays the parent and waits; the command is its
+	 * child, traced, and really exits (its descriptors closed, its
+	 * memory freed) while others run. The helper holds the pipe's
+	 * writing end until it ends: end of file is its word. */
+	if (wait_all) {
+		int word[2];
+		pid_t child;
+
+		if (pipe2(word, O_CLOEXEC) < 0) {
+			st->why = FOLLOW_NO_HELPER;
+			st->err = errno;
+			return -1;
+		}
+		fflush(NULL);
+		if ((child = fork()) < 0) {
+			st->why = FOLLOW_NO_HELPER;
+			st->err = errno;
+			close(word[0]);
+			close(word[1]);
+			return -1;
+		}
+		if (child > 0) {
+			close(word[1]);
+			st->command = child;
+			st->word = word[0];
+			st->waiter = true;
+			return 0;
+		}
+		close(word[0]);
+		st->word = word[1];
+		st->command = me = getpid();
 	}
 	/* down: the caller's go, up: the helper's pid and verdict (a socket:
 	 * the caller sends the filter's listener there). */
@@ -131,9 +165,11 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all)
 		if (write(up[1], &helper, sizeof(helper)) < 0 ||
 		    read_all(down[0], &go, 1) < 0)
 			_exit(0);
+		/* The command's exit event tells the tracer to hold its
+		 * zombie until the report is written (follow.c). */
 		if (ptrace(PTRACE_SEIZE, me, 0,
 			   FOLLOW_OPTIONS |
-			       (wait_all ? PTRACE_O_TRACEEXIT : 0)) < 0)
+			       (wait_all ? 0 : PTRACE_O_TRACEEXIT)) < 0)
 			err = errno;
 		if (write(up[1], &err, sizeof(err)) < 0 || err)
 			_exit(0);
@@ -179,7 +215,7 @@ unsigned follow_run(const struct follow_ops *ops, const struct follow_start *st)
 {
 	int status;
 
-	helper_hygiene(ops->keep_fd, st->sock);
+	helper_hygiene(ops->keep_fd, st->sock, st->word);
 	return follow_trace(ops, st->command, &status, true, st->sock);
 }
 
@@ -197,12 +233,36 @@ static void forward(int sig, siginfo_t *info, void *unused)
 		kill(forward_to, sig);
 }
 
+/* The signals pinrun passes on to the command it waits for. */
+static const int passed[] = { SIGTERM, SIGINT,	SIGHUP, SIGQUIT,
+			      SIGUSR1, SIGUSR2, SIGALRM };
+
+int follow_wait(const struct follow_start *st)
+{
+	struct sigaction sa = { .sa_sigaction = forward,
+				.sa_flags = SA_SIGINFO | SA_RESTART };
+	int keep[] = { 0, 1, 2, st->word }, status = 0;
+	ssize_t n;
+	char c;
+
+	/* Hold nothing of the command's but stdio: a descriptor held here
+	 * could keep a reader in the tree waiting for end of file. */
+	host_close_all_but(keep, sizeof(keep) / sizeof(keep[0]));
+	forward_to = st->command;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++)
+		sigaction(passed[i], &sa, NULL);
+	while (waitpid(st->command, &status, 0) < 0 && errno == EINTR)
+		;
+	while ((n = read(st->word, &c, 1)) > 0 || (n < 0 && errno == EINTR))
+		;
+	return status;
+}
+
 int follow_parent(const struct follow_ops *ops, char **command,
 		  const void *mask, const void *whole_mask, bool strict,
 		  struct follow_start *st, int *status, int *exec_error)
 {
-	static const int passed[] = { SIGTERM, SIGINT,	SIGHUP, SIGQUIT,
-				      SIGUSR1, SIGUSR2, SIGALRM };
 	struct sigaction sa = { .sa_sigaction = forward,
 				.sa_flags = SA_SIGINFO | SA_RESTART };
 	int gate[2], err[2], e = 0;
@@ -213,6 +273,7 @@ int follow_parent(const struct follow_ops *ops, char **command,
 
 	memset(st, 0, sizeof(*st));
 	st->sock = -1;
+	st->word = -1;
 	*exec_error = 0;
 	*status = 0;
 	if ((child = fork_piped(gate, err, st)) < 0)

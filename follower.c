@@ -46,7 +46,7 @@ struct follower {
 	struct report report;
 	const struct options *o;
 	pid_t command, command_parent;
-	unsigned privileged, tracers, unplaced;
+	unsigned privileged, tracers, unplaced, listeners;
 };
 
 static const void *on_place(void *ctx, pid_t tid, pid_t parent, bool thread)
@@ -147,6 +147,19 @@ static void on_finished(void *ctx, unsigned processes, unsigned survivors)
 		 "traced",
 		 processes, processes == 1 ? "" : "es", counts, survivors,
 		 f->privileged, f->tracers);
+}
+
+/* The kernel refuses a second seccomp listener in the tree: say it once,
+ * at the moment it happens. */
+static void on_own_listener(void *ctx, pid_t tid, const char *program)
+{
+	(void)tid;
+	if (!program || (((struct follower *)ctx)->listeners++))
+		return;
+	msg_note("warning: %s installs a seccomp listener, which the kernel "
+		 "refuses under --follow (pinrun's filter has one): its call "
+		 "fails with EBUSY",
+		 msg_input(program));
 }
 
 /* --- when ptrace cannot be used ------------------------------------------ */
@@ -253,6 +266,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		.ended = on_ended,
 		.released = on_released,
 		.finished = on_finished,
+		.own_listener = on_own_listener,
 		.ctx = &f,
 		.keep_fd = -1,
 	};
@@ -305,6 +319,8 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		act_bind(0, &plan->cpus);
 		return;
 	}
+	if (st.waiter)
+		mirror(follow_wait(&st));
 	if (st.in_tracer) {
 		f.command = st.command;
 		follow_run(&ops, &st);

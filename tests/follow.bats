@@ -1917,3 +1917,93 @@ plain child: ok" ] || fail "without pinrun: $plain"
 	assert_output "$plain"
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
+
+@test "follow wait-all: the command really exits: bash's exec > >(tee log) returns, the log written" {
+	needs_ptrace
+	local log=$BATS_TEST_TMPDIR/log
+	# Before, the command was held at its exit with its descriptors open,
+	# tee never saw end of file, and nothing returned.
+	run --separate-stderr timeout 20 "$PINRUN" --spread --follow --wait-all -- bash -c 'exec > >(tee "$1"); echo hi' bash "$log"
+	assert_success
+	assert_output hi
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "$(cat "$log")" = hi ] || fail "log: $(cat "$log")"
+}
+
+@test "follow wait-all: Python multiprocessing with the forkserver and spawn start methods returns" {
+	needs_ptrace
+	command -v python3 >/dev/null || skip_unless_works "no python3"
+	local m py=$BATS_TEST_TMPDIR/pool.py code='import multiprocessing as mp, sys
+def sq(x):
+    return x * x
+if __name__ == "__main__":
+    mp.set_start_method(sys.argv[1])
+    with mp.Pool(2) as p:
+        print(sum(p.map(sq, range(10))))'
+	echo "$code" >"$py" # spawn and forkserver import the main module by its file
+	for m in forkserver spawn; do
+		run --separate-stderr timeout 60 "$PINRUN" --spread --follow --wait-all -- python3 "$py" "$m"
+		[ "$status" -eq 0 ] || fail "$m: status $status, stderr: $stderr"
+		[ "$output" = 285 ] || fail "$m: $output"
+	done
+}
+
+# Start "$PINRUN" --wait-all on the shell code $1 in the background: PID
+# is pinrun's; the code writes the command's pid to $f first.
+start_waiting() {
+	rm -f "$f"
+	"$PINRUN" --spread --follow --wait-all -- sh -c 'echo $$ >"$1"; '"$1" sh "$f" &
+	PID=$!
+	KILL+=("$PID")
+	eventually '[ -s "$f" ]'
+	KILL+=("$(cat "$f")")
+}
+
+@test "follow wait-all: SIGTERM to pinrun reaches the command, SIGKILL ends pinrun at once" {
+	needs_ptrace
+	local f=$BATS_TEST_TMPDIR/ready st
+	start_waiting 'trap "exit 7" TERM; while :; do sleep 0.05; done'
+	kill -TERM "$PID"
+	st=0
+	wait "$PID" || st=$?
+	[ "$st" -eq 7 ] || fail "status $st after SIGTERM, want the command's 7"
+	# Before, the command was held at its exit for its child, and no
+	# signal could end it: the shell waited for the child.
+	start_waiting 'sleep 1000 </dev/null >/dev/null 2>&1 & echo $! >"$1.child"; exit 0'
+	eventually '[ -s "$f.child" ]'
+	KILL+=("$(cat "$f.child")")
+	kill -KILL "$PID"
+	st=0
+	wait "$PID" || st=$?
+	[ "$st" -eq 137 ] || fail "status $st after SIGKILL"
+}
+
+@test "follow report: the command's line is written when pinrun returns (200 runs, loaded)" {
+	needs_ptrace
+	busy_loops
+	local i r=$BATS_TEST_TMPDIR/r.json missing=0 st
+	for ((i = 0; i < 200; i++)); do
+		rm -f "$r"
+		st=0
+		"$PINRUN" --spread --follow --report "$r" -- sh -c 'exit 3' || st=$?
+		[ "$st" -eq 3 ] || fail "run $i: status $st"
+		grep -q '"end":[0-9.]*,"status":3,' "$r" || missing=$((missing + 1))
+	done
+	[ "$missing" -eq 0 ] || fail "$missing of 200 runs returned before the command's line was written"
+}
+
+@test "follow trace: a program installing a seccomp listener of its own gets one warning naming it" {
+	needs_ptrace
+	needs_notify
+	local want
+	want="pinrun: warning: $(realpath "$HELPERS/seccomp_notify") installs a seccomp listener, which the kernel refuses under --follow (pinrun's filter has one): its call fails with EBUSY"
+	# The kernel allows one listener in a tree of filters: the program's
+	# fails (EBUSY), now no longer silently; once, however often it tries.
+	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1"; "$1"' sh "$HELPERS/seccomp_notify"
+	assert_failure 1
+	[ "$stderr" = "$want" ] || fail "stderr: '$stderr', want '$want'"
+	# A nested pinrun is no such program: it runs without its filter.
+	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1" --spread --follow -- true' sh "$PINRUN"
+	assert_success
+	[ -z "$stderr" ] || fail "nested pinrun: stderr: $stderr"
+}
