@@ -390,11 +390,25 @@ enum follow_why follow_why_of_gain(enum host_gain gain)
 	return why[gain];
 }
 
+/* Whether a set-user-ID or set-group-ID verdict holds for the task tid:
+ * in a user namespace where the file's owner is not mapped (unshare -r),
+ * the kernel gives nothing at exec, and there is nothing to lose. (The
+ * verdict is remembered by file; this part is judged by task.) */
+static bool gains_in_its_namespace(pid_t tid, enum follow_why verdict,
+				   const struct stat *st)
+{
+	if (verdict == FOLLOW_SETUID)
+		return host_id_mapped(tid, true, (unsigned)st->st_uid);
+	if (verdict == FOLLOW_SETGID)
+		return host_id_mapped(tid, false, (unsigned)st->st_gid);
+	return true;
+}
+
 /* What to do with an exec'd program: let go of one whose privileges
  * tracing takes (it runs without them, so we may as well not follow it),
  * and of the program ops names (pinrun itself: the inner one follows its
  * own tree). */
-static enum follow_why judge(struct tracer *tr, const char *exe,
+static enum follow_why judge(struct tracer *tr, pid_t tid, const char *exe,
 			     const struct stat *st, char *program, size_t size)
 {
 	struct program *p = NULL;
@@ -411,7 +425,9 @@ static enum follow_why judge(struct tracer *tr, const char *exe,
 	if ((n = readlink(exe, program, size - 1)) > 0)
 		program[n] = '\0';
 	if (p)
-		return p->verdict;
+		return gains_in_its_namespace(tid, p->verdict, st)
+			   ? p->verdict
+			   : FOLLOW_SURVIVOR;
 	p = &tr->seen[tr->nseen++ % 64];
 	p->dev = st->st_dev;
 	p->ino = st->st_ino;
@@ -419,6 +435,8 @@ static enum follow_why judge(struct tracer *tr, const char *exe,
 	p->verdict = FOLLOW_SURVIVOR;
 	if (!tr->may_trace_privileged && !tr->already_nnp)
 		p->verdict = follow_why_of_gain(host_exec_gain(exe));
+	if (!gains_in_its_namespace(tid, p->verdict, st))
+		return FOLLOW_SURVIVOR;
 	if (p->verdict == FOLLOW_SURVIVOR &&
 	    ((tr->ops->nested_ino && st->st_dev == tr->ops->nested_dev &&
 	      st->st_ino == tr->ops->nested_ino) ||
@@ -448,7 +466,7 @@ static void execed(struct tracer *tr, pid_t tid)
 	}
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)tid);
 	if (stat(exe, &st) == 0)
-		why = judge(tr, exe, &st, program, sizeof(program));
+		why = judge(tr, tid, exe, &st, program, sizeof(program));
 	if (tr->ops->want_detail) {
 		if (!program[0]) {
 			ssize_t n = readlink(exe, program, sizeof(program) - 1);
@@ -699,6 +717,19 @@ static void start_detaching(struct tracer *tr)
 	pid_t tid;
 
 	tr->ops->finished(tr->ops->ctx, tr->processes, count(tr, traced));
+	if (tr->helper && tr->l.nnp && tr->ops->nnp_kept) {
+		unsigned survivors = 0;
+
+		for (size_t i = 0;
+		     (i = tidmap_next(&tr->tasks, i, &tid)) != (size_t)-1;) {
+			const struct task *t = tidmap_find(&tr->tasks, tid);
+
+			survivors += traced(t->state) && !t->thread &&
+				     tid != tr->command;
+		}
+		if (survivors)
+			tr->ops->nnp_kept(tr->ops->ctx, survivors);
+	}
 	/* The helper keeps stderr for warnings only while the command runs:
 	 * $(pinrun ... 2>&1) must not wait. */
 	if (tr->helper) {

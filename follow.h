@@ -53,6 +53,9 @@ struct follow_ops {
 	 * which the kernel refuses (EBUSY) under pinrun's filter; program:
 	 * what it runs, or NULL. May be NULL (nothing is said). */
 	void (*own_listener)(void *ctx, pid_t tid, const char *program);
+	/* At the end: processes processes still running are let go, and keep
+	 * the no_new_privs the filter needed. May be NULL. */
+	void (*nnp_kept)(void *ctx, unsigned processes);
 	void *ctx;
 	int keep_fd; /* a descriptor > 2 the callbacks write to, or -1 */
 	size_t mask_bytes;

@@ -162,6 +162,18 @@ static void on_own_listener(void *ctx, pid_t tid, const char *program)
 		 msg_input(program));
 }
 
+/* Survivors keep no_new_privs for good: say it once, at the end. */
+static void on_nnp_kept(void *ctx, unsigned processes)
+{
+	(void)ctx;
+	msg_note("note: %u process%s still running keep%s no_new_privs, which "
+		 "--follow's seccomp filter needed without CAP_SYS_ADMIN: "
+		 "set-user-ID programs %s get no privileges",
+		 processes, processes == 1 ? "" : "es",
+		 processes == 1 ? "s" : "",
+		 processes == 1 ? "it runs" : "they run");
+}
+
 /* --- when ptrace cannot be used ------------------------------------------ */
 
 static const char *unavailable_reason(const struct follow_start *st)
@@ -267,6 +279,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		.released = on_released,
 		.finished = on_finished,
 		.own_listener = on_own_listener,
+		.nnp_kept = on_nnp_kept,
 		.ctx = &f,
 		.keep_fd = -1,
 	};

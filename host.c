@@ -645,3 +645,21 @@ char host_task_state(pid_t tid)
 	paren = strrchr(buf, ')');
 	return paren && paren[1] == ' ' ? paren[2] : 0;
 }
+
+bool host_id_mapped(pid_t pid, bool uid, unsigned id)
+{
+	char path[64];
+	unsigned long long inside, outside, count;
+	bool mapped = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid,
+		 uid ? "uid_map" : "gid_map");
+	if (!(f = fopen(path, "re")))
+		return true;
+	while (!mapped &&
+	       fscanf(f, "%llu %llu %llu", &inside, &outside, &count) == 3)
+		mapped = id >= outside && id - outside < count;
+	fclose(f);
+	return mapped;
+}

@@ -1643,8 +1643,10 @@ timed_substitution() {
 	timed_substitution "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$SUID"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
-	# The helper's warning and the program's output, in either order.
+	# The helper's warning, the program's output, and (the survivor keeps
+	# no_new_privs) the note at the end, in any order.
 	[ "$(sort <<<"$OUT")" = "65534
+pinrun: note: 1 process still running keeps no_new_privs, which --follow's seccomp filter needed without CAP_SYS_ADMIN: set-user-ID programs it runs get no privileges
 pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "printed: $OUT"
 	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
@@ -2006,4 +2008,38 @@ start_waiting() {
 	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1" --spread --follow -- true' sh "$PINRUN"
 	assert_success
 	[ -z "$stderr" ] || fail "nested pinrun: stderr: $stderr"
+}
+
+@test "follow 36: in an unprivileged user namespace, a set-user-ID program of an unmapped owner is no privileged one" {
+	needs_ptrace
+	needs_root
+	local cmd='mount -t tmpfs none /mnt && echo mounted'
+	run --separate-stderr "${NOBODY[@]}" unshare -rm sh -c "$cmd"
+	[ "$status" -eq 0 ] || skip_unless_works "no unprivileged user namespace here: $stderr"
+	assert_output mounted
+	# The kernel gives nothing of a set-user-ID file whose owner (root)
+	# is not mapped in the namespace: nothing is lost, nothing is said.
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --spread --follow -- unshare -rm sh -c "$cmd"
+	assert_success
+	assert_output mounted
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow trace: unprivileged, survivors that keep no_new_privs are said once at the end" {
+	needs_ptrace
+	needs_notify
+	needs_root
+	make_shared
+	local pidf=$SHARED/pids
+	: >"$pidf"
+	chmod 666 "$pidf"
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --spread --follow -- sh -c 'for i in 1 2; do sleep 5 </dev/null >/dev/null 2>&1 & echo $! >>"$1"; done' sh "$pidf"
+	mapfile -t -O "${#KILL[@]}" KILL <"$pidf"
+	assert_success
+	[ "$stderr" = "pinrun: note: 2 processes still running keep no_new_privs, which --follow's seccomp filter needed without CAP_SYS_ADMIN: set-user-ID programs they run get no privileges" ] || fail "stderr: $stderr"
+	# As root the filter needs no no_new_privs: nothing to say.
+	run --separate-stderr "$PINRUN" --spread --follow -- sh -c 'sleep 5 </dev/null >/dev/null 2>&1 & echo $! >>"$1"' sh "$pidf"
+	mapfile -t -O "${#KILL[@]}" KILL <"$pidf"
+	assert_success
+	[ -z "$stderr" ] || fail "as root: $stderr"
 }
