@@ -19,9 +19,12 @@
 #                       setpriv dropping the command to nobody
 #   --detach-on-exec    no such option: row 32 checks the documented EPERM
 # Numbers scaled down so that the file runs in well under two minutes:
-#   row 28: 1000 /bin/true in a dash loop; row 39: 2000 fork/_exit; row 22:
-#   "within 100 ms" is checked as "within 1 s"; row 40: pid_max 400 in a PID
-#   namespace (per-namespace pid_max, Linux 6.14) and 1000 children.
+#   row 28: 1000 /bin/true in a dash loop; row 39: 2000 fork/_exit; row 40:
+#   pid_max 400 in a PID namespace (per-namespace pid_max, Linux 6.14) and
+#   1000 children. "At once" (rows 20, 22, 24, the let-go tests) is
+#   checked by events, not clocks: pinrun returns while a survivor that
+#   outlives the test still runs (a pinrun that waited would hang until
+#   BATS_TEST_TIMEOUT).
 # Times are not tests (the machines are shared and noisy): the runtime
 # budget of row 39 and the start-up cost of row 45 are measured side by
 # side in scripts/bench-follow instead, and row 45 is not in this file.
@@ -189,11 +192,6 @@ eventually() {
 		sleep 0.05
 	done
 	fail "still not true after 5 s: $1"
-}
-
-now_ms() {
-	local t=${EPOCHREALTIME/./}
-	echo $((t / 1000))
 }
 
 # The warning of a --follow that cannot trace, for the placement $1.
@@ -430,11 +428,10 @@ sleep_ctrl_c() {
 	tm_wait_prompt
 	tm_type '"${P[@]}" sh -c '\''echo started; exec sleep 30'\'''
 	tm_wait '^started$' 2
-	local t0
-	t0=$(now_ms)
+	# (the prompt must come back while sleep 30 would still run:
+	# tm_wait_prompt gives it 5 s)
 	tm_key C-c
 	tm_wait_prompt
-	ELAPSED=$(($(now_ms) - t0))
 	tm_type 'echo rc=$?'
 	tm_wait '^rc=[0-9]+$'
 }
@@ -445,7 +442,6 @@ sleep_ctrl_c() {
 	assert_equal "$GOT" "$BASE"
 	grep -qE '(^|\^C)signaled 2$' <<<"$GOT" || fail "$GOT"
 	grep -qx 'rc=130' <<<"$GOT" || fail "$GOT"
-	[ "$ELAPSED" -lt 2000 ] || fail "took $ELAPSED ms to return after Ctrl-C"
 }
 
 loop_ctrl_c() {
@@ -709,20 +705,17 @@ b"
 
 @test "follow 20: x=\$(pinrun --follow echo hi) is hi and returns at once" {
 	needs_ptrace
-	local x t0 t1 pidf=$BATS_TEST_TMPDIR/bg.pid
-	t0=$(now_ms)
+	local x pid pidf=$BATS_TEST_TMPDIR/bg.pid
 	x=$("$PINRUN" --follow --spread -- echo hi)
-	t1=$(now_ms)
 	[ "$x" = hi ] || fail "x='$x'"
-	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
 	# A survivor with its own output: the substitution ends with the
 	# command, so the tracer holds neither stdout nor stderr.
-	t0=$(now_ms)
-	x=$("$PINRUN" --follow --spread -- sh -c 'echo hi; sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"' sh "$pidf" 2>&1)
-	t1=$(now_ms)
-	KILL+=("$(cat "$pidf")")
+	# (the survivor outlives the test: returning at all is the check)
+	x=$("$PINRUN" --follow --spread -- sh -c 'echo hi; sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"' sh "$pidf" 2>&1)
+	pid=$(cat "$pidf")
+	KILL+=("$pid")
 	[ "$x" = hi ] || fail "x='$x'"
-	[ $((t1 - t0)) -lt 2000 ] || fail "took $((t1 - t0)) ms: something kept the substitution's pipe open"
+	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: something kept the substitution's pipe open"
 }
 
 typed_line() {
@@ -753,15 +746,12 @@ typed_line() {
 @test "follow 22: a double-forked survivor: status at once, the survivor untraced on one slot" {
 	needs_ptrace
 	load_slots --spread
-	local pidf=$BATS_TEST_TMPDIR/sleep.pid t0 t1 pid
-	t0=$(now_ms)
-	run --separate-stderr "$PINRUN" --follow --spread -- sh -c '(sleep 5 </dev/null >/dev/null 2>&1 & echo $! >"$1"); exit 3' sh "$pidf"
-	t1=$(now_ms)
+	local pidf=$BATS_TEST_TMPDIR/sleep.pid pid
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c '(sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"); exit 3' sh "$pidf"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	assert_failure 3
 	[ -z "$stderr" ] || fail "stderr: $stderr"
-	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
 	[ -d "/proc/$pid" ] || fail "the survivor is gone"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 	assert_one_slot "sleep cpu=$(awk '{ print $39 }' "/proc/$pid/stat") cpus=$(allowed_of "$pid")"
@@ -770,16 +760,12 @@ typed_line() {
 
 @test "follow 23: --wait-all: the status comes only after the survivor ends" {
 	needs_ptrace
-	local pidf=$BATS_TEST_TMPDIR/sleep.pid t0 t1 pid
-	t0=$(now_ms)
+	local pidf=$BATS_TEST_TMPDIR/sleep.pid pid
 	run --separate-stderr "$PINRUN" --follow --wait-all --spread -- sh -c '(sleep 1 </dev/null >/dev/null 2>&1 & echo $! >"$1"); exit 3' sh "$pidf"
-	t1=$(now_ms)
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	assert_failure 3
 	[ -z "$stderr" ] || fail "stderr: $stderr"
-	[ $((t1 - t0)) -ge 1000 ] || fail "returned after $((t1 - t0)) ms, before the survivor ended"
-	[ $((t1 - t0)) -lt 4000 ] || fail "took $((t1 - t0)) ms"
 	# Ended: gone, or a zombie that its new parent has yet to reap.
 	[ ! -d "/proc/$pid" ] || [ "$(state_of "$pid")" = Z ] || fail "the survivor still runs"
 }
@@ -787,17 +773,14 @@ typed_line() {
 @test "follow 24: a setsid daemon's later children inherit its CPU, nothing hangs" {
 	needs_ptrace
 	load_slots --spread
-	local d=$BATS_TEST_TMPDIR t0 t1 pid
+	local d=$BATS_TEST_TMPDIR pid
 	cat >"$d/daemon" <<'EOF'
 echo $$ >"$1/daemon.pid"
 sleep 0.5
 exec "$2" 2 >"$1/daemon.out" 2>&1
 EOF
-	t0=$(now_ms)
 	run --separate-stderr "$PINRUN" --follow --spread -- sh -c 'setsid sh "$1/daemon" "$1" "$2" </dev/null >/dev/null 2>&1 3>&- & exit 0' sh "$d" "$HELPERS/probe"
-	t1=$(now_ms)
 	assert_success
-	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
 	eventually '[ -s "$d/daemon.pid" ]'
 	pid=$(cat "$d/daemon.pid")
 	KILL+=("$pid")
@@ -1604,14 +1587,12 @@ status 0"
 	assert_output "PTRACE_TRACEME: Operation not permitted"
 }
 
-# Time a $(...) of pinrun --follow over "$@" (its stderr included), where
-# the command leaves a survivor that holds no descriptor of the caller's;
-# OUT is what it printed, MS how long it took.
-timed_substitution() {
-	local t0
-	t0=$(now_ms)
+# A $(...) of pinrun --follow over "$@" (its stderr included), where the
+# command leaves a survivor that holds no descriptor of the caller's; OUT
+# is what it printed. (That it returns while the survivor runs is the
+# check: the survivor outlives the test.)
+substitution() {
 	OUT=$("$@" 2>&1)
-	MS=$(($(now_ms) - t0))
 }
 
 @test "follow let go: the command exec's pinrun or becomes a tracer: the helper lets go at once" {
@@ -1620,18 +1601,18 @@ timed_substitution() {
 	local pidf=$BATS_TEST_TMPDIR/sleep.pid pid
 	# The inner pinrun takes over; the outer one lets go of the survivor
 	# and of the caller's stderr without waiting for it.
-	timed_substitution "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2" --follow --spread -- echo inner' sh "$pidf" "$PINRUN"
+	substitution "$PINRUN" --follow --spread -- sh -c 'sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2" --follow --spread -- echo inner' sh "$pidf" "$PINRUN"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	[ "$OUT" = inner ] || fail "printed: $OUT"
-	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: pinrun waited for it"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 	# The command becomes a tracer (its child calls PTRACE_TRACEME).
-	timed_substitution "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$HELPERS/traceme"
+	substitution "$PINRUN" --follow --spread -- sh -c 'sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$HELPERS/traceme"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	[ "$OUT" = "PTRACE_TRACEME: ok" ] || fail "printed: $OUT"
-	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: pinrun waited for it"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 }
 
@@ -1640,7 +1621,7 @@ timed_substitution() {
 	make_suid
 	local pidf=$SUID_DIR/sleep.pid pid
 	chmod 777 "$SUID_DIR"
-	timed_substitution "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$SUID"
+	substitution "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c 'sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$SUID"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	# The helper's warning, the program's output, and (the survivor keeps
@@ -1648,7 +1629,7 @@ timed_substitution() {
 	[ "$(sort <<<"$OUT")" = "65534
 pinrun: note: 1 process still running keeps no_new_privs, which --follow's seccomp filter needed without CAP_SYS_ADMIN: set-user-ID programs it runs get no privileges
 pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "printed: $OUT"
-	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: pinrun waited for it"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 }
 
