@@ -65,8 +65,8 @@ PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidm
 	devices.o memory.o emit.o tell.o launcher.o \
 	slots.o topofile.o json.o buf.o
 OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
-	errors.o host.o topology.o loader.o cache.o follow.o report.o \
-	list.o $(PURE_OBJS)
+	errors.o host.o topology.o loader.o cache.o follow.o follow_notify.o \
+	follow_start.o report.o list.o $(PURE_OBJS)
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 # The pure modules make no system call: they are one archive, which the
 # unit tests link (with the words, errors.o and message.o) and which

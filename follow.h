@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Follow mode: trace the command's process tree with ptrace and let the
- * caller place every new task before its first instruction. follow.c knows
- * nothing of policies; it asks its callbacks. */
+ * caller place every new task before its first instruction. The tracer
+ * (follow.c, follow_notify.c, follow_start.c) knows nothing of policies
+ * nor of pinrun; it asks its callbacks. */
 #ifndef PINRUN_FOLLOW_H
 #define PINRUN_FOLLOW_H
 
@@ -49,11 +50,22 @@ struct follow_ops {
 	/* The command ended or was let go; survivors (the tasks still
 	 * followed) are let go next. */
 	void (*finished)(void *ctx, unsigned processes, unsigned survivors);
+	/* A process of the tree asks for a seccomp listener of its own,
+	 * which the kernel refuses (EBUSY) under pinrun's filter; program:
+	 * what it runs, or NULL. May be NULL (nothing is said). */
+	void (*own_listener)(void *ctx, pid_t tid, const char *program);
+	/* At the end: processes processes still running are let go, and keep
+	 * the no_new_privs the filter needed. May be NULL. */
+	void (*nnp_kept)(void *ctx, unsigned processes);
 	void *ctx;
 	int keep_fd; /* a descriptor > 2 the callbacks write to, or -1 */
 	size_t mask_bytes;
+	/* A program to let go at its exec, by file (pinrun's own binary: a
+	 * nested pinrun follows its own tree); nested_ino 0: none. */
+	dev_t nested_dev;
+	ino_t nested_ino;
 	bool threads;	  /* place new threads too */
-	bool wait_all;	  /* report the command's end after every task's */
+	bool wait_all;	  /* trace until every task has ended */
 	bool want_detail; /* exec'd programs' paths, ended ones' rusage */
 };
 
@@ -84,6 +96,8 @@ struct follow_start {
 	enum follow_notify notify; /* in the command */
 	int notify_err;		   /* with FOLLOW_NOTIFY_OFF: why, an errno */
 	int sock;		   /* in the helper: the filter comes there */
+	bool waiter; /* --wait-all, in pinrun: the command is its child */
+	int word;    /* the waiter's pipe from the helper, or -1 */
 };
 
 /* Whether a program that gains privileges at exec (host_exec_gain) keeps
@@ -106,12 +120,22 @@ enum follow_why follow_why_of_gain(enum host_gain gain);
  * costs several times less on the same core). */
 int follow_start(struct follow_start *st, int hot_cpu, bool wait_all);
 
+/* With wait_all, follow_start returns 0 a third time: in pinrun (waiter
+ * true), which stays the command's parent (the command, st->command, is a
+ * child of its own, started as above) and must call follow_wait: it holds
+ * nothing but stdio, passes the usual signals on to the command, and
+ * returns the command's wait status once the command has ended and the
+ * helper has said that the whole tree has (or has died). The command
+ * exits for real meanwhile: it holds no descriptor nor memory. */
+int follow_wait(const struct follow_start *st);
+
 /* In the helper: trace until the command ends (with wait_all, until every
- * task has), or until it is let go; let go of whatever still runs, and
- * return the number of processes followed. Where it holds the seccomp
- * listener, it first closes every other descriptor and answers the ptrace
- * attaches of the processes it let go until the last of them has ended.
- * The caller then exits. */
+ * task has), or until it is let go, and return the number of processes
+ * followed. The caller must then exit at once: the kernel lets go of
+ * whatever still runs as the helper exits (no task is interrupted). Where
+ * the helper holds the seccomp listener, a child of its own, holding
+ * nothing else, answers the ptrace attaches of the processes let go until
+ * the last of them has ended. */
 unsigned follow_run(const struct follow_ops *ops,
 		    const struct follow_start *st);
 

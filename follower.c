@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,7 +47,7 @@ struct follower {
 	struct report report;
 	const struct options *o;
 	pid_t command, command_parent;
-	unsigned privileged, tracers, unplaced;
+	unsigned privileged, tracers, unplaced, listeners;
 };
 
 static const void *on_place(void *ctx, pid_t tid, pid_t parent, bool thread)
@@ -147,6 +148,31 @@ static void on_finished(void *ctx, unsigned processes, unsigned survivors)
 		 "traced",
 		 processes, processes == 1 ? "" : "es", counts, survivors,
 		 f->privileged, f->tracers);
+}
+
+/* The kernel refuses a second seccomp listener in the tree: say it once,
+ * at the moment it happens. */
+static void on_own_listener(void *ctx, pid_t tid, const char *program)
+{
+	(void)tid;
+	if (!program || (((struct follower *)ctx)->listeners++))
+		return;
+	msg_note("warning: %s installs a seccomp listener, which the kernel "
+		 "refuses under --follow (pinrun's filter has one): its call "
+		 "fails with EBUSY",
+		 msg_input(program));
+}
+
+/* Survivors keep no_new_privs for good: say it once, at the end. */
+static void on_nnp_kept(void *ctx, unsigned processes)
+{
+	(void)ctx;
+	msg_note("note: %u process%s still running keep%s no_new_privs, which "
+		 "--follow's seccomp filter needed without CAP_SYS_ADMIN: "
+		 "set-user-ID programs %s get no privileges",
+		 processes, processes == 1 ? "" : "es",
+		 processes == 1 ? "s" : "",
+		 processes == 1 ? "it runs" : "they run");
 }
 
 /* --- when ptrace cannot be used ------------------------------------------ */
@@ -253,11 +279,14 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		.ended = on_ended,
 		.released = on_released,
 		.finished = on_finished,
+		.own_listener = on_own_listener,
+		.nnp_kept = on_nnp_kept,
 		.ctx = &f,
 		.keep_fd = -1,
 	};
 	struct follow_start st;
 	struct cpuset first;
+	struct stat self;
 	enum host_gain gain;
 	int fd = -1;
 
@@ -288,6 +317,10 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	ops.threads = o->threads;
 	ops.wait_all = o->wait_all;
 	ops.want_detail = o->report != NULL;
+	if (stat("/proc/self/exe", &self) == 0) {
+		ops.nested_dev = self.st_dev; /* a nested pinrun: let go */
+		ops.nested_ino = self.st_ino;
+	}
 	/* No helper can work as PID 1: trace as the parent. */
 	if (getpid() == 1)
 		as_parent(o, plan, &f, &ops);
@@ -300,6 +333,8 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		act_bind(0, &plan->cpus);
 		return;
 	}
+	if (st.waiter)
+		mirror(follow_wait(&st));
 	if (st.in_tracer) {
 		f.command = st.command;
 		follow_run(&ops, &st);

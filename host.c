@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -710,4 +711,94 @@ int host_cpu_quota(unsigned long long *quota, unsigned long long *period,
 	}
 	fclose(f);
 	return 0;
+}
+
+void host_close_range(unsigned lo, unsigned hi)
+{
+	DIR *d;
+	struct dirent *e;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, lo, hi, 0) == 0)
+		return;
+#endif
+	if (!(d = opendir("/proc/self/fd"))) {
+		struct rlimit rl;
+		unsigned max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+				       rl.rlim_cur < (1u << 20)
+				   ? (unsigned)rl.rlim_cur
+				   : 1u << 20;
+
+		for (unsigned fd = lo; fd <= hi && fd < max; fd++)
+			close((int)fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long fd = strtoul(e->d_name, &end, 10);
+
+		if (!*end && end != e->d_name && fd >= lo && fd <= hi &&
+		    (int)fd != dirfd(d))
+			close((int)fd);
+	}
+	closedir(d);
+}
+
+void host_close_all_but(int *keep, unsigned n)
+{
+	unsigned lo = 0;
+
+	for (unsigned i = 1; i < n; i++) /* n is tiny: insertion sort */
+		for (unsigned j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int k = keep[j];
+
+			keep[j] = keep[j - 1];
+			keep[j - 1] = k;
+		}
+	for (unsigned i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned)keep[i] < lo)
+			continue;
+		if ((unsigned)keep[i] > lo)
+			host_close_range(lo, (unsigned)keep[i] - 1);
+		lo = (unsigned)keep[i] + 1;
+	}
+	host_close_range(lo, ~0U);
+}
+
+char host_task_state(pid_t tid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* The name in parentheses may hold anything: the state follows the
+	 * last ')'. */
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+bool host_id_mapped(pid_t pid, bool uid, unsigned id)
+{
+	char path[64];
+	unsigned long long inside, outside, count;
+	bool mapped = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid,
+		 uid ? "uid_map" : "gid_map");
+	if (!(f = fopen(path, "re")))
+		return true;
+	while (!mapped &&
+	       fscanf(f, "%llu %llu %llu", &inside, &outside, &count) == 3)
+		mapped = id >= outside && id - outside < count;
+	fclose(f);
+	return mapped;
 }

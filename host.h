@@ -105,5 +105,19 @@ enum host_gain host_privileged_program(const char *command);
  * Returns 0, or a negative errno when /proc/self/cgroup cannot be read. */
 int host_cpu_quota(unsigned long long *quota, unsigned long long *period,
 		   char *where, size_t size);
+/* Close every descriptor from lo to hi (close_range, Linux 5.9; before
+ * it, those /proc/self/fd lists). */
+void host_close_range(unsigned lo, unsigned hi);
+/* Close every descriptor but those of keep (n of them, -1s ignored; the
+ * array is sorted in place). */
+void host_close_all_but(int *keep, unsigned n);
+/* Whether the user (uid true) or group id, as the caller sees it, is
+ * mapped in the user namespace of pid (/proc/PID/uid_map or gid_map): a
+ * set-user-ID file whose owner is not mapped there gives nothing at exec.
+ * True when the map cannot be read. */
+bool host_id_mapped(pid_t pid, bool uid, unsigned id);
+/* A task's state letter in /proc/TID/stat ('R', 'S', 'Z', 't', ...), or
+ * 0 when it cannot be read (the task is gone). */
+char host_task_state(pid_t tid);
 
 #endif

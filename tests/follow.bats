@@ -20,9 +20,12 @@
 #                       setpriv dropping the command to nobody
 #   --detach-on-exec    no such option: row 32 checks the documented EPERM
 # Numbers scaled down so that the file runs in well under two minutes:
-#   row 28: 1000 /bin/true in a dash loop; row 39: 2000 fork/_exit; row 22:
-#   "within 100 ms" is checked as "within 1 s"; row 40: pid_max 400 in a PID
-#   namespace (per-namespace pid_max, Linux 6.14) and 1000 children.
+#   row 28: 1000 /bin/true in a dash loop; row 39: 2000 fork/_exit; row 40:
+#   pid_max 400 in a PID namespace (per-namespace pid_max, Linux 6.14) and
+#   1000 children. "At once" (rows 20, 22, 24, the let-go tests) is
+#   checked by events, not clocks: pinrun returns while a survivor that
+#   outlives the test still runs (a pinrun that waited would hang until
+#   BATS_TEST_TIMEOUT).
 # Times are not tests (the machines are shared and noisy): the runtime
 # budget of row 39 and the start-up cost of row 45 are measured side by
 # side in scripts/bench-follow instead, and row 45 is not in this file.
@@ -53,7 +56,7 @@ setup() {
 	SECOND=$(expand "$ALLOWED" | cut -d, -f2)
 	for h in probe sigcount threadexec rawclone threadfork traceme \
 		seccomp_noptrace euid waiter leaderexit forkloop attach \
-		seccomp_notify seccomp_noseccomp; do
+		seccomp_notify seccomp_noseccomp blockwait zombieattach; do
 		[ -x "$HELPERS/$h" ] || fail "tests/helpers/$h is not built (make check builds it)"
 	done
 	TM_SOCKS=()
@@ -190,11 +193,6 @@ eventually() {
 		sleep 0.05
 	done
 	fail "still not true after 5 s: $1"
-}
-
-now_ms() {
-	local t=${EPOCHREALTIME/./}
-	echo $((t / 1000))
 }
 
 # The warning of a --follow that cannot trace, for the placement $1.
@@ -431,11 +429,10 @@ sleep_ctrl_c() {
 	tm_wait_prompt
 	tm_type '"${P[@]}" sh -c '\''echo started; exec sleep 30'\'''
 	tm_wait '^started$' 2
-	local t0
-	t0=$(now_ms)
+	# (the prompt must come back while sleep 30 would still run:
+	# tm_wait_prompt gives it 5 s)
 	tm_key C-c
 	tm_wait_prompt
-	ELAPSED=$(($(now_ms) - t0))
 	tm_type 'echo rc=$?'
 	tm_wait '^rc=[0-9]+$'
 }
@@ -446,7 +443,6 @@ sleep_ctrl_c() {
 	assert_equal "$GOT" "$BASE"
 	grep -qE '(^|\^C)signaled 2$' <<<"$GOT" || fail "$GOT"
 	grep -qx 'rc=130' <<<"$GOT" || fail "$GOT"
-	[ "$ELAPSED" -lt 2000 ] || fail "took $ELAPSED ms to return after Ctrl-C"
 }
 
 loop_ctrl_c() {
@@ -710,20 +706,17 @@ b"
 
 @test "follow 20: x=\$(pinrun --follow echo hi) is hi and returns at once" {
 	needs_ptrace
-	local x t0 t1 pidf=$BATS_TEST_TMPDIR/bg.pid
-	t0=$(now_ms)
+	local x pid pidf=$BATS_TEST_TMPDIR/bg.pid
 	x=$("$PINRUN" --follow --spread -- echo hi)
-	t1=$(now_ms)
 	[ "$x" = hi ] || fail "x='$x'"
-	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
 	# A survivor with its own output: the substitution ends with the
 	# command, so the tracer holds neither stdout nor stderr.
-	t0=$(now_ms)
-	x=$("$PINRUN" --follow --spread -- sh -c 'echo hi; sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"' sh "$pidf" 2>&1)
-	t1=$(now_ms)
-	KILL+=("$(cat "$pidf")")
+	# (the survivor outlives the test: returning at all is the check)
+	x=$("$PINRUN" --follow --spread -- sh -c 'echo hi; sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"' sh "$pidf" 2>&1)
+	pid=$(cat "$pidf")
+	KILL+=("$pid")
 	[ "$x" = hi ] || fail "x='$x'"
-	[ $((t1 - t0)) -lt 2000 ] || fail "took $((t1 - t0)) ms: something kept the substitution's pipe open"
+	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: something kept the substitution's pipe open"
 }
 
 typed_line() {
@@ -754,15 +747,12 @@ typed_line() {
 @test "follow 22: a double-forked survivor: status at once, the survivor untraced on one slot" {
 	needs_ptrace
 	load_slots --spread
-	local pidf=$BATS_TEST_TMPDIR/sleep.pid t0 t1 pid
-	t0=$(now_ms)
-	run --separate-stderr "$PINRUN" --follow --spread -- sh -c '(sleep 5 </dev/null >/dev/null 2>&1 & echo $! >"$1"); exit 3' sh "$pidf"
-	t1=$(now_ms)
+	local pidf=$BATS_TEST_TMPDIR/sleep.pid pid
+	run --separate-stderr "$PINRUN" --follow --spread -- sh -c '(sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"); exit 3' sh "$pidf"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	assert_failure 3
 	[ -z "$stderr" ] || fail "stderr: $stderr"
-	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
 	[ -d "/proc/$pid" ] || fail "the survivor is gone"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 	assert_one_slot "sleep cpu=$(awk '{ print $39 }' "/proc/$pid/stat") cpus=$(allowed_of "$pid")"
@@ -771,16 +761,12 @@ typed_line() {
 
 @test "follow 23: --wait-all: the status comes only after the survivor ends" {
 	needs_ptrace
-	local pidf=$BATS_TEST_TMPDIR/sleep.pid t0 t1 pid
-	t0=$(now_ms)
+	local pidf=$BATS_TEST_TMPDIR/sleep.pid pid
 	run --separate-stderr "$PINRUN" --follow --wait-all --spread -- sh -c '(sleep 1 </dev/null >/dev/null 2>&1 & echo $! >"$1"); exit 3' sh "$pidf"
-	t1=$(now_ms)
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	assert_failure 3
 	[ -z "$stderr" ] || fail "stderr: $stderr"
-	[ $((t1 - t0)) -ge 1000 ] || fail "returned after $((t1 - t0)) ms, before the survivor ended"
-	[ $((t1 - t0)) -lt 4000 ] || fail "took $((t1 - t0)) ms"
 	# Ended: gone, or a zombie that its new parent has yet to reap.
 	[ ! -d "/proc/$pid" ] || [ "$(state_of "$pid")" = Z ] || fail "the survivor still runs"
 }
@@ -788,17 +774,14 @@ typed_line() {
 @test "follow 24: a setsid daemon's later children inherit its CPU, nothing hangs" {
 	needs_ptrace
 	load_slots --spread
-	local d=$BATS_TEST_TMPDIR t0 t1 pid
+	local d=$BATS_TEST_TMPDIR pid
 	cat >"$d/daemon" <<'EOF'
 echo $$ >"$1/daemon.pid"
 sleep 0.5
 exec "$2" 2 >"$1/daemon.out" 2>&1
 EOF
-	t0=$(now_ms)
 	run --separate-stderr "$PINRUN" --follow --spread -- sh -c 'setsid sh "$1/daemon" "$1" "$2" </dev/null >/dev/null 2>&1 3>&- & exit 0' sh "$d" "$HELPERS/probe"
-	t1=$(now_ms)
 	assert_success
-	[ $((t1 - t0)) -lt 1000 ] || fail "took $((t1 - t0)) ms"
 	eventually '[ -s "$d/daemon.pid" ]'
 	pid=$(cat "$d/daemon.pid")
 	KILL+=("$pid")
@@ -1605,14 +1588,12 @@ status 0"
 	assert_output "PTRACE_TRACEME: Operation not permitted"
 }
 
-# Time a $(...) of pinrun --follow over "$@" (its stderr included), where
-# the command leaves a survivor that holds no descriptor of the caller's;
-# OUT is what it printed, MS how long it took.
-timed_substitution() {
-	local t0
-	t0=$(now_ms)
+# A $(...) of pinrun --follow over "$@" (its stderr included), where the
+# command leaves a survivor that holds no descriptor of the caller's; OUT
+# is what it printed. (That it returns while the survivor runs is the
+# check: the survivor outlives the test.)
+substitution() {
 	OUT=$("$@" 2>&1)
-	MS=$(($(now_ms) - t0))
 }
 
 @test "follow let go: the command exec's pinrun or becomes a tracer: the helper lets go at once" {
@@ -1621,18 +1602,18 @@ timed_substitution() {
 	local pidf=$BATS_TEST_TMPDIR/sleep.pid pid
 	# The inner pinrun takes over; the outer one lets go of the survivor
 	# and of the caller's stderr without waiting for it.
-	timed_substitution "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2" --follow --spread -- echo inner' sh "$pidf" "$PINRUN"
+	substitution "$PINRUN" --follow --spread -- sh -c 'sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2" --follow --spread -- echo inner' sh "$pidf" "$PINRUN"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	[ "$OUT" = inner ] || fail "printed: $OUT"
-	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: pinrun waited for it"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 	# The command becomes a tracer (its child calls PTRACE_TRACEME).
-	timed_substitution "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$HELPERS/traceme"
+	substitution "$PINRUN" --follow --spread -- sh -c 'sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$HELPERS/traceme"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	[ "$OUT" = "PTRACE_TRACEME: ok" ] || fail "printed: $OUT"
-	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: pinrun waited for it"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 }
 
@@ -1641,13 +1622,15 @@ timed_substitution() {
 	make_suid
 	local pidf=$SUID_DIR/sleep.pid pid
 	chmod 777 "$SUID_DIR"
-	timed_substitution "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c 'sleep 3 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$SUID"
+	substitution "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c 'sleep 600 </dev/null >/dev/null 2>&1 & echo $! >"$1"; exec "$2"' sh "$pidf" "$SUID"
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
-	# The helper's warning and the program's output, in either order.
+	# The helper's warning, the program's output, and (the survivor keeps
+	# no_new_privs) the note at the end, in any order.
 	[ "$(sort <<<"$OUT")" = "65534
+pinrun: note: 1 process still running keeps no_new_privs, which --follow's seccomp filter needed without CAP_SYS_ADMIN: set-user-ID programs it runs get no privileges
 pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "printed: $OUT"
-	[ "$MS" -lt 2000 ] || fail "took $MS ms: the helper waited for the survivor"
+	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: pinrun waited for it"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 }
 
@@ -1835,4 +1818,210 @@ $(cat "$r")"
 	run --separate-stderr bash -c "$close_fds; exec \"\$1\" --follow --spread -- ls /proc/self/fd" bash "$PINRUN"
 	assert_success
 	assert_output "$(bash -c "$close_fds; exec ls /proc/self/fd")"
+}
+
+# ===========================================================================
+# Issue 17: the tracer on a loaded machine
+
+# Two busy loops of the test's own hold both CPUs (killed in teardown).
+busy_loops() {
+	local i
+	for i in 1 2; do
+		(while :; do :; done) &
+		KILL+=("$!")
+	done
+}
+
+# A process of the run must not be left in a tracing stop, nor traced:
+# gone, or running untraced.
+assert_not_held() {
+	local pid=$1 state tracer
+	[ -d "/proc/$pid" ] || return 0
+	state=$(awk '/^State:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) || return 0
+	tracer=$(tracer_of "$pid")
+	case $state in t | T) fail "process $pid is left stopped (State $state)" ;; esac
+	[ "$tracer" = 0 ] || [ "$tracer" = gone ] || fail "process $pid is left traced by $tracer"
+}
+
+@test "follow hang: a child announced by its parent's fork before its first stop keeps the helper tracing (30 runs, loaded)" {
+	needs_ptrace
+	busy_loops
+	local i pidf=$BATS_TEST_TMPDIR/sleep.pid got hung=0 pid bad=
+	for ((i = 0; i < 30; i++)); do
+		rm -f "$pidf"
+		got=$(timeout -k 1 10 bash -c 'x=$("$1" --follow --spread -- sh -c '\''sleep 0.5 </dev/null >/dev/null 2>&1 & echo $! >"$1"; echo hi'\'' sh "$2"); echo "rc=$? x=$x"' bash "$PINRUN" "$pidf") || got+=" (timeout: $?)"
+		pid=$(cat "$pidf" 2>/dev/null) || fail "run $i: no pid written ($got)"
+		KILL+=("$pid")
+		if [ "$got" != "rc=0 x=hi" ]; then
+			hung=$((hung + 1))
+			bad+=" [$i: $got]"
+			kill -9 "$pid" 2>/dev/null
+			continue
+		fi
+		assert_not_held "$pid"
+	done
+	[ "$hung" -eq 0 ] || fail "$hung of 30 runs did not return hi with status 0:$bad"
+}
+
+@test "follow let go: a survivor blocked in epoll_wait, sigtimedwait or semtimedop sees no EINTR when pinrun ends" {
+	needs_ptrace
+	local mode d=$BATS_TEST_TMPDIR pid name
+	for mode in epoll sigtimedwait semtimedop; do
+		mkfifo "$d/in-$mode"
+		exec 4<>"$d/in-$mode"
+		# The command ends once its child is blocked in the call.
+		run "$PINRUN" --follow --spread -- sh -c '"$1" "$2" <"$3" >"$4" 2>&1 &
+			pid=$!; echo $pid >"$5"; want=
+			while [ -z "$want" ]; do want=$(sed -n "s/^waiting //p" "$4"); done
+			while [ "$(cut -d" " -f1 /proc/$pid/syscall 2>/dev/null)" != "$want" ]; do sleep 0.01; done' \
+			sh "$HELPERS/blockwait" "$mode" "$d/in-$mode" "$d/out-$mode" "$d/pid-$mode"
+		assert_success
+		pid=$(cat "$d/pid-$mode")
+		KILL+=("$pid")
+		eventually '[ "$(tracer_of "$pid")" = 0 ]'
+		echo go >&4
+		eventually '[ ! -d "/proc/$pid" ] || [ "$(state_of "$pid")" = Z ]'
+		exec 4>&-
+		name=${mode/#epoll/epoll_wait}
+		[ "$(tail -n 1 "$d/out-$mode")" = "$name: ok" ] || fail "$mode: $(cat "$d/out-$mode")"
+	done
+}
+
+@test "follow trace: an attach to a zombie thread-group leader fails at once as without pinrun, and stalls no other" {
+	needs_ptrace
+	needs_notify
+	local plain
+	plain=$("$HELPERS/zombieattach")
+	[ "$plain" = "zombie leader: Operation not permitted
+plain child: ok" ] || fail "without pinrun: $plain"
+	# Before, the attach waited until the zombie's group ended (here:
+	# never, until the timeout) and got ESRCH.
+	run --separate-stderr timeout 20 "$PINRUN" --follow --spread -- "$HELPERS/zombieattach"
+	assert_success
+	assert_output "$plain"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow wait-all: the command really exits: bash's exec > >(tee log) returns, the log written" {
+	needs_ptrace
+	local log=$BATS_TEST_TMPDIR/log
+	# Before, the command was held at its exit with its descriptors open,
+	# tee never saw end of file, and nothing returned.
+	run --separate-stderr timeout 20 "$PINRUN" --spread --follow --wait-all -- bash -c 'exec > >(tee "$1"); echo hi' bash "$log"
+	assert_success
+	assert_output hi
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "$(cat "$log")" = hi ] || fail "log: $(cat "$log")"
+}
+
+@test "follow wait-all: Python multiprocessing with the forkserver and spawn start methods returns" {
+	needs_ptrace
+	command -v python3 >/dev/null || skip_unless_works "no python3"
+	local m py=$BATS_TEST_TMPDIR/pool.py code='import multiprocessing as mp, sys
+def sq(x):
+    return x * x
+if __name__ == "__main__":
+    mp.set_start_method(sys.argv[1])
+    with mp.Pool(2) as p:
+        print(sum(p.map(sq, range(10))))'
+	echo "$code" >"$py" # spawn and forkserver import the main module by its file
+	for m in forkserver spawn; do
+		run --separate-stderr timeout 60 "$PINRUN" --spread --follow --wait-all -- python3 "$py" "$m"
+		[ "$status" -eq 0 ] || fail "$m: status $status, stderr: $stderr"
+		[ "$output" = 285 ] || fail "$m: $output"
+	done
+}
+
+# Start "$PINRUN" --wait-all on the shell code $1 in the background: PID
+# is pinrun's; the code writes the command's pid to $f first.
+start_waiting() {
+	rm -f "$f"
+	"$PINRUN" --spread --follow --wait-all -- sh -c 'echo $$ >"$1"; '"$1" sh "$f" &
+	PID=$!
+	KILL+=("$PID")
+	eventually '[ -s "$f" ]'
+	KILL+=("$(cat "$f")")
+}
+
+@test "follow wait-all: SIGTERM to pinrun reaches the command, SIGKILL ends pinrun at once" {
+	needs_ptrace
+	local f=$BATS_TEST_TMPDIR/ready st
+	start_waiting 'trap "exit 7" TERM; while :; do sleep 0.05; done'
+	kill -TERM "$PID"
+	st=0
+	wait "$PID" || st=$?
+	[ "$st" -eq 7 ] || fail "status $st after SIGTERM, want the command's 7"
+	# Before, the command was held at its exit for its child, and no
+	# signal could end it: the shell waited for the child.
+	start_waiting 'sleep 1000 </dev/null >/dev/null 2>&1 & echo $! >"$1.child"; exit 0'
+	eventually '[ -s "$f.child" ]'
+	KILL+=("$(cat "$f.child")")
+	kill -KILL "$PID"
+	st=0
+	wait "$PID" || st=$?
+	[ "$st" -eq 137 ] || fail "status $st after SIGKILL"
+}
+
+@test "follow report: the command's line is written when pinrun returns (200 runs, loaded)" {
+	needs_ptrace
+	busy_loops
+	local i r=$BATS_TEST_TMPDIR/r.json missing=0 st
+	for ((i = 0; i < 200; i++)); do
+		rm -f "$r"
+		st=0
+		"$PINRUN" --spread --follow --report "$r" -- sh -c 'exit 3' || st=$?
+		[ "$st" -eq 3 ] || fail "run $i: status $st"
+		grep -q '"end":[0-9.]*,"status":3,' "$r" || missing=$((missing + 1))
+	done
+	[ "$missing" -eq 0 ] || fail "$missing of 200 runs returned before the command's line was written"
+}
+
+@test "follow trace: a program installing a seccomp listener of its own gets one warning naming it" {
+	needs_ptrace
+	needs_notify
+	local want
+	want="pinrun: warning: $(realpath "$HELPERS/seccomp_notify") installs a seccomp listener, which the kernel refuses under --follow (pinrun's filter has one): its call fails with EBUSY"
+	# The kernel allows one listener in a tree of filters: the program's
+	# fails (EBUSY), now no longer silently; once, however often it tries.
+	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1"; "$1"' sh "$HELPERS/seccomp_notify"
+	assert_failure 1
+	[ "$stderr" = "$want" ] || fail "stderr: '$stderr', want '$want'"
+	# A nested pinrun is no such program: it runs without its filter.
+	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1" --spread --follow -- true' sh "$PINRUN"
+	assert_success
+	[ -z "$stderr" ] || fail "nested pinrun: stderr: $stderr"
+}
+
+@test "follow 36: in an unprivileged user namespace, a set-user-ID program of an unmapped owner is no privileged one" {
+	needs_ptrace
+	needs_root
+	local cmd='mount -t tmpfs none /mnt && echo mounted'
+	run --separate-stderr "${NOBODY[@]}" unshare -rm sh -c "$cmd"
+	[ "$status" -eq 0 ] || skip_unless_works "no unprivileged user namespace here: $stderr"
+	assert_output mounted
+	# The kernel gives nothing of a set-user-ID file whose owner (root)
+	# is not mapped in the namespace: nothing is lost, nothing is said.
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --spread --follow -- unshare -rm sh -c "$cmd"
+	assert_success
+	assert_output mounted
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
+@test "follow trace: unprivileged, survivors that keep no_new_privs are said once at the end" {
+	needs_ptrace
+	needs_notify
+	needs_root
+	make_shared
+	local pidf=$SHARED/pids
+	: >"$pidf"
+	chmod 666 "$pidf"
+	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --spread --follow -- sh -c 'for i in 1 2; do sleep 5 </dev/null >/dev/null 2>&1 & echo $! >>"$1"; done' sh "$pidf"
+	mapfile -t -O "${#KILL[@]}" KILL <"$pidf"
+	assert_success
+	[ "$stderr" = "pinrun: note: 2 processes still running keep no_new_privs, which --follow's seccomp filter needed without CAP_SYS_ADMIN: set-user-ID programs they run get no privileges" ] || fail "stderr: $stderr"
+	# As root the filter needs no no_new_privs: nothing to say.
+	run --separate-stderr "$PINRUN" --spread --follow -- sh -c 'sleep 5 </dev/null >/dev/null 2>&1 & echo $! >>"$1"' sh "$pidf"
+	mapfile -t -O "${#KILL[@]}" KILL <"$pidf"
+	assert_success
+	[ -z "$stderr" ] || fail "as root: $stderr"
 }

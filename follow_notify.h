@@ -1,0 +1,58 @@
+/* The seccomp filter on ptrace's attaching requests, its listener and the
+ * bell (follow_notify.c): what the tracer (follow.c) and the code that
+ * starts it (follow_start.c) share. Not pinrun's interface: follow.h is. */
+#ifndef PINRUN_FOLLOW_NOTIFY_H
+#define PINRUN_FOLLOW_NOTIFY_H
+
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "follow.h"
+
+/* The listening end of the filter. */
+struct listener {
+	int fd;	    /* -1: no filter */
+	int sock;   /* where the caller sends it, until it has come; or -1 */
+	pid_t bell; /* a child that ends when an attach waits; 0: none */
+	bool nnp;   /* no_new_privs was set for the filter */
+	bool hup;   /* no task is left under the filter: no attach comes */
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	size_t req_size, resp_size;
+};
+
+/* In the traced caller, before it exec's the command: install the filter
+ * and send its listener over sock; st->notify and st->notify_err say how
+ * it went. */
+void notify_offer(int sock, struct follow_start *st);
+
+/* In the tracer: the listener from l->sock, if it has come (l->sock is
+ * then -1 and the bell rings). Returns whether a listener is now held. */
+bool notify_take(struct listener *l);
+/* At the start: wait for the listener while command runs on towards its
+ * exec; give up once it stops or ends (notify_take at a later stop). */
+void notify_await(struct listener *l, pid_t command);
+
+/* The next waiting attach, in l->req: false when none waits (l->hup
+ * once no task is left under the filter). */
+bool listener_next(struct listener *l);
+/* Let the attach id go on. */
+void listener_answer(struct listener *l, unsigned long long id);
+void listener_close(struct listener *l);
+
+/* The bell: a child of the tracer that exits when an attach waits, which
+ * the tracer's wait4 reports. Ring again after each; stop at the end. */
+void bell_ring(struct listener *l);
+void bell_stop(struct listener *l);
+
+/* When the tracer is about to exit (the kernel then lets go of every task
+ * it traces): a child that waits for that exit, answers the attaches ids
+ * (n of them) that waited, then every attach at once until no task is
+ * left under the filter, holding nothing else. The tracer's copy of the
+ * listener is closed. */
+void listener_hand_on(struct listener *l, const unsigned long long *ids,
+		      unsigned n);
+
+#endif
