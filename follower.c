@@ -172,6 +172,8 @@ static void on_unplaced(void *ctx, pid_t tid, const void *mask, int err)
 			 slot < f->slots.n ? f->slots.text[slot] : "?",
 			 strerror(err));
 	slots_gone(&f->slots, tid);
+	/* Known still (catch_unseen must not wait for it), on no slot. */
+	slots_whole(&f->slots, tid);
 	report_unplaced(&f->report, tid);
 }
 
@@ -275,7 +277,8 @@ static unsigned widen_survivors(struct follower *f)
  * then, take each such stop here, put the child on the whole placement
  * and let go of it. Found in /proc: traced by us, placed on nothing. A
  * task in a stop that wait4 does not report is one follow.c took already
- * (a child it parks until its parent's event): it handles that one. */
+ * (a child it parks until its parent's event): it handles that one. Each
+ * counts as let go. */
 static unsigned catch_unseen(struct follower *f)
 {
 	unsigned caught = 0;
@@ -291,7 +294,7 @@ static unsigned catch_unseen(struct follower *f)
 		if (pid <= 0 || host_status_number(pid, "TracerPid") != self ||
 		    slots_slot_of(&f->slots, pid) >= 0)
 			continue;
-		for (int tries = 0; tries < 2000; tries++) {
+		for (int tries = 0; tries < 1000; tries++) {
 			pid_t got = waitpid(pid, &st, __WALL | WNOHANG);
 
 			if (got < 0 || (got == pid && !WIFSTOPPED(st)))
@@ -309,9 +312,14 @@ static unsigned catch_unseen(struct follower *f)
 				break;
 			}
 			if (host_status_field(pid, "State", state,
-					      sizeof(state)) < 0 ||
-			    state[0] == 't')
-				break; /* follow.c has that stop */
+					      sizeof(state)) < 0)
+				break;
+			if (state[0] == 't') {
+				/* follow.c has that stop: it places the task
+				 * (on the whole placement, now) and lets go */
+				caught++;
+				break;
+			}
 			usleep(1000);
 		}
 	}
