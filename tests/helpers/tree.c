@@ -160,6 +160,8 @@ static void *thread_main(void *arg)
 
 	report_self('T');
 	run(j->prog, false);
+	free(j->prog);
+	free(j);
 	return NULL;
 }
 
@@ -169,6 +171,8 @@ static void *rest_main(void *arg)
 
 	report_self('T');
 	run(j->prog, true);
+	free(j->prog);
+	free(j);
 	report_self('X');
 	exit(0);
 }
