@@ -27,11 +27,11 @@
  *
  * Every process, at its start and after each exec, and every thread, at
  * its start, appends one line to $TORTURE_LOG (one write, O_APPEND):
- * "P|T PID TID PPID TRACERPID CPUS", and a line "X ..." as it ends (exit,
- * a fatal raise or the end of its program), CPUS its own Cpus_allowed_list as
- * /proc/self/task/TID/status has it. A nested run's log is
- * $TORTURE_LOG.PID and its report $TORTURE_REPORT.PID (PID the nested
- * pinrun's). */
+ * "P|T PID TID PPID TRACERPID CPUS", CPUS its own Cpus_allowed_list as
+ * /proc/self/task/TID/status has it. Nothing is written as a process ends:
+ * the command's end comes as soon as a shell's would (its races). A nested
+ * run's log is $TORTURE_LOG.PID and its report $TORTURE_REPORT.PID (PID the
+ * nested pinrun's). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -173,7 +173,6 @@ static void *rest_main(void *arg)
 	run(j->prog, true);
 	free(j->prog);
 	free(j);
-	report_self('X');
 	exit(0);
 }
 
@@ -415,13 +414,11 @@ static void run(const char *prog, bool root_of_process)
 			n = number(prog + i, &len);
 			i += len;
 			join_all(root_of_process);
-			report_self('X');
 			exit((int)n);
 		case 'K':
 			n = number(prog + i, &len);
 			i += len;
 			join_all(root_of_process);
-			report_self('X');
 			signal((int)n, SIG_DFL);
 			raise((int)n);
 			break;
@@ -446,6 +443,5 @@ int main(int argc, char **argv)
 	self = exe;
 	report_self('P');
 	run(argv[1], true);
-	report_self('X');
 	return 0;
 }
