@@ -7,12 +7,15 @@
  * tracing parent (PID 1). follow.c knows nothing of any of this.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -46,21 +49,112 @@ struct follower {
 	struct slots slots;
 	struct report report;
 	const struct options *o;
+	struct cpuset whole; /* the placement, as a plain run binds it */
 	pid_t command, command_parent;
 	unsigned privileged, tracers, unplaced, listeners;
+	bool command_seen;  /* place was called for the command */
+	bool command_gone;  /* the command was let go (or ended) */
+	bool finished;	    /* survivors are being let go */
+	bool thread_noted;  /* the note on threads without --threads */
+	bool report_warned; /* the warning on a report write that failed */
 };
+
+static void on_unplaced(void *ctx, pid_t tid, const void *mask, int err);
+
+/* Whether set is exactly slot's mask. */
+static bool on_slot(const struct follower *f, const struct cpuset *set,
+		    unsigned slot)
+{
+	const unsigned char *mask = slots_mask(&f->slots, slot);
+	const unsigned char *bytes = (const unsigned char *)set->w;
+
+	if (memcmp(bytes, mask, f->slots.mask_bytes) != 0)
+		return false;
+	for (size_t i = f->slots.mask_bytes; i < sizeof(set->w); i++)
+		if (bytes[i])
+			return false;
+	return true;
+}
+
+/* A thread without --threads: it keeps its process's CPUs; one note says
+ * that --threads would place it (for a process on one slot: the command's
+ * threads have the whole placement, as in a plain run). */
+static void thread_unplaced(struct follower *f, pid_t tid)
+{
+	long long tgid = host_status_number(tid, "Tgid");
+	int slot = tgid > 0 ? slots_slot_of(&f->slots, (pid_t)tgid) : -1;
+	char comm[64] = "?";
+
+	if (f->thread_noted || slot < 0 || (unsigned)slot >= f->slots.n)
+		return;
+	f->thread_noted = true;
+	host_comm((pid_t)tgid, comm, sizeof(comm));
+	msg_note("note: process %lld (%s) starts threads, which share its "
+		 "CPUs %s; --threads would place each on a slot",
+		 tgid, msg_input(comm), f->slots.text[slot]);
+}
 
 static const void *on_place(void *ctx, pid_t tid, pid_t parent, bool thread)
 {
 	struct follower *f = ctx;
-	int slot = slots_place(&f->slots, tid, parent, thread);
+	int slot, pslot;
+	pid_t from = parent;
+	bool off = false;
 
+	/* The command keeps the whole placement, which pinrun bound it to:
+	 * programs size themselves to it (nproc, GOMAXPROCS, xz -T0). */
+	if (!f->command_seen && !parent && !thread) {
+		f->command_seen = true;
+		if (slots_whole(&f->slots, tid) < 0)
+			return NULL;
+		report_start(&f->report, tid, f->command_parent,
+			     f->slots.text[f->slots.n]);
+		return NULL;
+	}
+	if (thread && !f->o->threads) {
+		thread_unplaced(f, tid);
+		return NULL;
+	}
+	/* Being let go: on the whole placement, as a plain run has it. */
+	if (f->finished) {
+		if (slots_whole(&f->slots, tid) < 0)
+			return NULL;
+		if (!thread)
+			report_start(&f->report, tid, parent,
+				     f->slots.text[f->slots.n]);
+		return slots_mask(&f->slots, f->slots.n);
+	}
+	/* A child inherits its parent's slot only when the parent really is
+	 * on it: the child's own mask, the parent's when it forked, says. */
+	pslot = parent ? slots_slot_of(&f->slots, parent) : -1;
+	if (pslot >= 0 && (unsigned)pslot < f->slots.n) {
+		struct cpuset mine;
+
+		if (host_get_affinity(tid, &mine) == 0 &&
+		    !on_slot(f, &mine, (unsigned)pslot)) {
+			off = true;
+			from = 0;
+		}
+	}
+	slot = slots_place(&f->slots, tid, from, thread);
 	if (slot < 0)
 		return NULL;
+	/* The tracer sets no mask that a child has from its parent already
+	 * (the same slot): this one does not have it. */
+	if (off && slot == pslot &&
+	    sched_setaffinity(tid, f->slots.mask_bytes,
+			      slots_mask(&f->slots, (unsigned)slot)) < 0 &&
+	    errno != ESRCH) {
+		int err = errno;
+
+		if (!thread)
+			report_start(&f->report, tid, parent,
+				     f->slots.text[slot]);
+		on_unplaced(f, tid, slots_mask(&f->slots, (unsigned)slot), err);
+		return NULL;
+	}
 	if (!thread)
-		report_start(&f->report, tid,
-			     tid == f->command ? f->command_parent : parent,
-			     f->slots.text[slot]);
+		report_start(&f->report, tid, parent, f->slots.text[slot]);
 	return slots_mask(&f->slots, (unsigned)slot);
 }
 
@@ -80,6 +174,8 @@ static void on_unplaced(void *ctx, pid_t tid, const void *mask, int err)
 			 slot < f->slots.n ? f->slots.text[slot] : "?",
 			 strerror(err));
 	slots_gone(&f->slots, tid);
+	/* Known still (catch_unseen must not wait for it), on no slot. */
+	slots_whole(&f->slots, tid);
 	report_unplaced(&f->report, tid);
 }
 
@@ -101,9 +197,24 @@ static void on_exec(void *ctx, pid_t tid, const char *program)
 	report_exec(&((struct follower *)ctx)->report, tid, program);
 }
 
+/* A report that cannot be written is one warning, while the command
+ * runs on (and, where pinrun gives the command's status, a failure). */
+static void report_check(struct follower *f)
+{
+	if (!f->report.err || f->report_warned)
+		return;
+	f->report_warned = true;
+	msg_note("warning: cannot write report '%s': %s; lines are missing "
+		 "from it",
+		 msg_input(f->o->report), strerror(f->report.err));
+}
+
 static void on_ended(void *ctx, pid_t tid, int status, const struct rusage *ru)
 {
-	report_end(&((struct follower *)ctx)->report, tid, status, ru);
+	struct follower *f = ctx;
+
+	report_end(&f->report, tid, status, ru);
+	report_check(f);
 }
 
 /* What a privileged program is, in the warnings. */
@@ -119,6 +230,8 @@ static void on_released(void *ctx, pid_t tid, enum follow_why why,
 {
 	struct follower *f = ctx;
 
+	if (slots_slot_of(&f->slots, tid) == (int)f->slots.n && !f->finished)
+		f->command_gone = true; /* the command, let go at once */
 	if (why == FOLLOW_SETUID || why == FOLLOW_SETGID ||
 	    why == FOLLOW_FILECAPS) {
 		f->privileged++;
@@ -129,6 +242,92 @@ static void on_released(void *ctx, pid_t tid, enum follow_why why,
 		f->tracers++;
 	}
 	report_detached(&f->report, tid);
+	report_check(f);
+}
+
+/* Survivors run on the whole placement once let go, as in a plain run:
+ * every thread of every process still followed goes there now, before the
+ * tracer lets go (a task placed from now on goes there too). Returns how
+ * many processes that is. */
+static unsigned widen_survivors(struct follower *f)
+{
+	unsigned processes = 0;
+	pid_t tid;
+
+	f->finished = true;
+	for (size_t i = 0;
+	     (i = tidmap_next(&f->slots.tasks, i, &tid)) != (size_t)-1;) {
+		pid_t *tids = NULL;
+		unsigned n = 0;
+
+		if (host_status_number(tid, "Tgid") != tid)
+			continue; /* a thread: its process's turn moves it */
+		processes++;
+		if (host_threads(tid, &tids, &n) < 0)
+			continue;
+		for (unsigned k = 0; k < n; k++)
+			host_set_affinity(tids[k], &f->whole);
+		free(tids);
+	}
+	return processes;
+}
+
+/* A child whose parent reported creating it but whose own first stop is
+ * still to come when the command ends: follow.c counts it as no live task
+ * and would stop waiting, leaving it stopped for ever once it arrives
+ * (issue 17's first hang; the tracer's rebuild fixes it there). Until
+ * then, take each such stop here, put the child on the whole placement
+ * and let go of it. Found in /proc: traced by us, placed on nothing. A
+ * task in a stop that wait4 does not report is one follow.c took already
+ * (a child it parks until its parent's event): it handles that one. Each
+ * counts as let go. */
+static unsigned catch_unseen(struct follower *f)
+{
+	unsigned caught = 0;
+	pid_t self = getpid();
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+
+	while (d && (e = readdir(d))) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+		char state[64];
+		int st;
+
+		if (pid <= 0 || host_status_number(pid, "TracerPid") != self ||
+		    slots_slot_of(&f->slots, pid) >= 0)
+			continue;
+		for (int tries = 0; tries < 1000; tries++) {
+			pid_t got = waitpid(pid, &st, __WALL | WNOHANG);
+
+			if (got < 0 || (got == pid && !WIFSTOPPED(st)))
+				break; /* gone */
+			if (got == pid) {
+				host_set_affinity(pid, &f->whole);
+				report_start(
+				    &f->report, pid,
+				    (pid_t)host_status_number(pid, "PPid"),
+				    f->slots.text[f->slots.n]);
+				ptrace(PTRACE_DETACH, pid, 0,
+				       st >> 16 ? 0 : WSTOPSIG(st));
+				report_detached(&f->report, pid);
+				caught++;
+				break;
+			}
+			if (host_status_field(pid, "State", state,
+					      sizeof(state)) < 0)
+				break;
+			if (state[0] == 't') {
+				/* follow.c has that stop: it places the task
+				 * (on the whole placement, now) and lets go */
+				caught++;
+				break;
+			}
+			usleep(1000);
+		}
+	}
+	if (d)
+		closedir(d);
+	return caught;
 }
 
 static void on_finished(void *ctx, unsigned processes, unsigned survivors)
@@ -136,7 +335,14 @@ static void on_finished(void *ctx, unsigned processes, unsigned survivors)
 	struct follower *f = ctx;
 	char counts[4096] = "";
 	size_t len = 0;
+	unsigned let_go = widen_survivors(f) + catch_unseen(f);
 
+	(void)survivors;
+	if (let_go && !f->command_gone && !f->o->wait_all)
+		msg_note("note: %u process%s still running when the command "
+			 "ended, let go on CPUs %s (the whole placement); "
+			 "--wait-all keeps following them",
+			 let_go, let_go == 1 ? "" : "es", msg_cpus(&f->whole));
 	if (!f->o->explain)
 		return;
 	for (unsigned i = 0; i < f->slots.n && len < sizeof(counts); i++)
@@ -144,10 +350,10 @@ static void on_finished(void *ctx, unsigned processes, unsigned survivors)
 					"%s%s: %u", i ? ", " : "",
 					f->slots.text[i], f->slots.given[i]);
 	msg_note("follow: %u process%s followed; tasks per slot (CPUs: count) "
-		 "%s; let go: %u still running, %u privileged, %u tracing or "
-		 "traced",
-		 processes, processes == 1 ? "" : "es", counts, survivors,
-		 f->privileged, f->tracers);
+		 "%s; let go: %u still running (on CPUs %s; --wait-all keeps "
+		 "them), %u privileged, %u tracing or traced",
+		 processes, processes == 1 ? "" : "es", counts, let_go,
+		 msg_cpus(&f->whole), f->privileged, f->tracers);
 }
 
 /* The kernel refuses a second seccomp listener in the tree: say it once,
@@ -256,14 +462,18 @@ as_parent(const struct options *o, const struct policy_plan *plan,
 	struct cpuset whole = plan->cpus;
 
 	f->command = 0;
-	if (follow_parent(ops, o->command, slots_mask(&f->slots, 0), &whole,
-			  o->follow_strict, &st, &status, &exec_error) < 0)
+	if (follow_parent(ops, o->command, slots_mask(&f->slots, f->slots.n),
+			  &whole, o->follow_strict, &st, &status,
+			  &exec_error) < 0)
 		unavailable(o, unavailable_reason(&st), &plan->cpus);
 	if (exec_error) {
 		msg_note("cannot run '%s': %s", msg_input(o->command[0]),
 			 strerror(exec_error));
 		exit(pinrun_exec_status(exec_error));
 	}
+	/* The report lost lines: a command that succeeded fails (125). */
+	if (f->report.err && WIFEXITED(status) && !WEXITSTATUS(status))
+		exit(PINRUN_EXIT_FAILURE);
 	mirror(status);
 }
 
@@ -311,10 +521,11 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		msg_die("out of memory");
 	report_init(&f.report, fd);
 	f.o = o;
+	f.whole = plan->cpus;
 	f.command_parent = getppid();
 	ops.keep_fd = fd;
 	ops.mask_bytes = f.slots.mask_bytes;
-	ops.threads = o->threads;
+	ops.threads = true; /* on_place answers for threads without --threads */
 	ops.wait_all = o->wait_all;
 	ops.want_detail = o->report != NULL;
 	if (stat("/proc/self/exe", &self) == 0) {
@@ -326,8 +537,8 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		as_parent(o, plan, &f, &ops);
 	/* A stop costs several times less when the tracer shares a core
 	 * with its tracee than when each stop wakes another CPU: the helper
-	 * stays on the first slot, the command's, where a chain of children
-	 * that their parents wait for runs. */
+	 * stays on the first slot, the command's first child's, where a chain
+	 * of children that their parents wait for runs. */
 	if (follow_start(&st, cpulist_next(&first, -1), o->wait_all) < 0) {
 		unavailable(o, unavailable_reason(&st), &plan->cpus);
 		act_bind(0, &plan->cpus);
@@ -336,6 +547,9 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	if (st.waiter)
 		mirror(follow_wait(&st));
 	if (st.in_tracer) {
+		/* Past a file size limit, a write fails (EFBIG), and the
+		 * helper goes on following. */
+		signal(SIGXFSZ, SIG_IGN);
 		f.command = st.command;
 		follow_run(&ops, &st);
 		slots_free(&f.slots);
@@ -345,5 +559,5 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	traced_by_helper = true;
 	if (o->explain)
 		explain_filter(&st);
-	act_bind(0, &first);
+	act_bind(0, &plan->cpus);
 }

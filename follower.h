@@ -9,7 +9,8 @@
 #include "policy.h"
 
 /* Start following. Returns in the process that goes on to exec the
- * command: traced by the helper and bound to the plan's first slot, or,
+ * command: traced by the helper and bound to the whole plan (its children get
+ * its slots), or,
  * where ptrace cannot be used, bound to the whole plan after a warning
  * (--follow=strict: an error instead). The helper itself never returns,
  * nor does pinrun as PID 1, which runs the command as its traced child

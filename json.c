@@ -53,20 +53,58 @@ void json_free(struct json *j)
 	memset(j, 0, sizeof(*j));
 }
 
+/* The length of the valid UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0. */
+static size_t utf8_length(const unsigned char *s)
+{
+	size_t n;
+	unsigned long cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* A string, quoted. A byte that is not part of valid UTF-8 (a file name
+ * can be any bytes) is written \udcXX, as Python's surrogateescape does,
+ * so that every line is valid JSON and os.fsencode() gives the bytes
+ * back. */
 static void quoted(struct json *j, const char *s)
 {
-	buf_add(&j->out, "\"", 1);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *u = (const unsigned char *)s;
 
-		if (c == '"' || c == '\\') {
+	buf_add(&j->out, "\"", 1);
+	while (u && *u) {
+		size_t n = utf8_length(u);
+
+		if (*u == '"' || *u == '\\') {
 			buf_add(&j->out, "\\", 1);
-			buf_add(&j->out, s, 1);
-		} else if (c < 0x20) {
-			addf(j, "\\u%04x", c);
+			buf_add(&j->out, (const char *)u, 1);
+		} else if (*u < 0x20) {
+			addf(j, "\\u%04x", *u);
+		} else if (!n) {
+			addf(j, "\\udc%02x", *u);
+			n = 1;
 		} else {
-			buf_add(&j->out, s, 1);
+			buf_add(&j->out, (const char *)u, n);
 		}
+		u += n ? n : 1;
 	}
 	buf_add(&j->out, "\"", 1);
 }

@@ -58,6 +58,7 @@ int report_open(const char *path)
 void report_init(struct report *r, int fd)
 {
 	r->fd = fd;
+	r->err = 0;
 	tidmap_init(&r->procs, sizeof(struct report_proc));
 	memset(&r->line, 0, sizeof(r->line));
 }
@@ -123,6 +124,45 @@ void report_move(struct report *r, pid_t from, pid_t to)
 		free(moved.program);
 }
 
+static void fail(struct report *r, int err)
+{
+	if (!r->err)
+		r->err = err;
+}
+
+/* Write a line and its newline, whole or not at all: a short write (a
+ * disk that fills up) is finished, or cut back where the line began when
+ * the file can be (a regular file), so that no half line stays. A failure
+ * is kept (the first errno) for the caller to tell; following goes on. */
+static void write_line(struct report *r, const char *text, size_t len)
+{
+	struct iovec v[2] = { { (void *)text, len }, { "\n", 1 } };
+	off_t start = lseek(r->fd, 0, SEEK_CUR);
+	size_t total = len + 1, done = 0;
+
+	while (done < total) {
+		ssize_t n = writev(r->fd, v, 2);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fail(r, n < 0 ? errno : ENOSPC);
+			if (done && start >= 0 && ftruncate(r->fd, start) == 0)
+				lseek(r->fd, start, SEEK_SET);
+			return;
+		}
+		done += (size_t)n;
+		for (int i = 0; i < 2 && n > 0; i++) {
+			size_t k =
+			    (size_t)n < v[i].iov_len ? (size_t)n : v[i].iov_len;
+
+			v[i].iov_base = (char *)v[i].iov_base + k;
+			v[i].iov_len -= k;
+			n -= (ssize_t)k;
+		}
+	}
+}
+
 /* Write pid's line (its end, how it ended, its CPU time) in one write,
  * and forget it. end < 0: let go while running. */
 static void line(struct report *r, pid_t pid, double end, int status,
@@ -184,14 +224,10 @@ static void line(struct report *r, pid_t pid, double end, int status,
 		json_bool(j, true);
 	}
 	json_close(j, '}');
-	if (!j->out.failed) {
-		struct iovec v[2] = { { j->out.data, j->out.len },
-				      { "\n", 1 } };
-
-		if (writev(r->fd, v, 2) < 0) {
-			/* a failed write loses one line, nothing else */
-		}
-	}
+	if (j->out.failed)
+		fail(r, ENOMEM);
+	else
+		write_line(r, j->out.data, j->out.len);
 	free(p->program);
 	tidmap_remove(&r->procs, pid);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* --report FILE: one JSON line per followed process, written when it ends
- * (or is let go). */
+ * (or is let go). A line is written whole or not at all; a write that
+ * fails (EIO, ENOSPC, EFBIG) leaves its errno in err, and the lines after
+ * it are still tried. */
 #ifndef PINRUN_REPORT_H
 #define PINRUN_REPORT_H
 
@@ -13,6 +15,7 @@
 
 struct report {
 	int fd;		     /* -1: no report */
+	int err;	     /* the first write that failed: its errno, or 0 */
 	struct tidmap procs; /* pid -> struct report_proc */
 	struct json line;    /* the line being written */
 };

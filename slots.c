@@ -12,7 +12,7 @@
 #include "slots.h"
 
 struct slot_task {
-	unsigned slot;
+	unsigned slot;	    /* n: the whole placement (the command) */
 	pid_t parent;	    /* when it shares its parent's slot, else 0 */
 	unsigned kids_here; /* live children sharing this task's slot */
 };
@@ -30,21 +30,28 @@ int slots_init(struct slots *s, const struct policy_plan *plan)
 	for (unsigned i = 0; i < plan->slot_start[n]; i++)
 		if ((int)plan->slot_cpus[i] > last)
 			last = (int)plan->slot_cpus[i];
+	if (cpulist_last(&plan->cpus) > last)
+		last = cpulist_last(&plan->cpus);
 	/* Masks as short as the highest CPU allows: the kernel reads fewer
 	 * bytes at every placement. */
 	words = (size_t)last / WORD_BITS + 1;
 	s->n = n;
 	s->mask_bytes = words * sizeof(unsigned long);
-	s->masks = calloc((size_t)n * words, sizeof(unsigned long));
-	s->text = calloc(n, sizeof(*s->text));
-	s->load = calloc(n, sizeof(*s->load));
-	s->given = calloc(n, sizeof(*s->given));
+	/* Slot n is the whole placement, as a plain run binds it. */
+	s->masks = calloc((size_t)(n + 1) * words, sizeof(unsigned long));
+	s->text = calloc(n + 1, sizeof(*s->text));
+	s->load = calloc(n + 1, sizeof(*s->load));
+	s->given = calloc(n + 1, sizeof(*s->given));
 	if (!s->masks || !s->text || !s->load || !s->given)
 		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i <= n; i++) {
 		struct cpuset set;
 
-		policy_slot_cpus(plan, i, &set);
+		if (i < n) {
+			policy_slot_cpus(plan, i, &set);
+		} else {
+			set = plan->cpus; /* what a plain run binds */
+		}
 		memcpy(s->masks + (size_t)i * words, set.w, s->mask_bytes);
 		if (!(s->text[i] = cpulist_str(&set)))
 			return -ENOMEM;
@@ -55,7 +62,7 @@ int slots_init(struct slots *s, const struct policy_plan *plan)
 
 void slots_free(struct slots *s)
 {
-	for (unsigned i = 0; s->text && i < s->n; i++)
+	for (unsigned i = 0; s->text && i <= s->n; i++)
 		free(s->text[i]);
 	free(s->text);
 	free(s->masks);
@@ -76,6 +83,13 @@ static int record(struct slots *s, pid_t tid, unsigned slot, pid_t parent)
 	s->given[slot]++;
 	s->last = slot;
 	return (int)slot;
+}
+
+/* The slot a task's first child shares: its own; the whole placement's
+ * is the first slot. */
+static unsigned home(const struct slots *s, const struct slot_task *t)
+{
+	return t->slot == s->n ? 0 : t->slot;
 }
 
 static unsigned least_loaded(const struct slots *s)
@@ -103,12 +117,35 @@ int slots_place(struct slots *s, pid_t tid, pid_t parent, bool thread)
 		slots_gone(s, tid);
 	p = thread ? NULL : tidmap_find(&s->tasks, parent);
 	if (p && p->kids_here == 0) {
-		unsigned slot = p->slot;
+		/* The whole placement's first child goes to the first slot,
+		 * where the helper runs. */
+		unsigned slot = home(s, p);
 
 		p->kids_here++;
 		return record(s, tid, slot, parent);
 	}
 	return record(s, tid, least_loaded(s), 0);
+}
+
+int slots_whole(struct slots *s, pid_t tid)
+{
+	struct slot_task *t;
+
+	if (tidmap_find(&s->tasks, tid))
+		slots_gone(s, tid);
+	if (!(t = tidmap_insert(&s->tasks, tid)))
+		return -ENOMEM;
+	t->slot = s->n;
+	t->parent = 0;
+	s->given[s->n]++;
+	return (int)s->n;
+}
+
+int slots_slot_of(const struct slots *s, pid_t tid)
+{
+	const struct slot_task *t = tidmap_find(&s->tasks, tid);
+
+	return t ? (int)t->slot : -1;
 }
 
 void slots_move(struct slots *s, pid_t from, pid_t to)
@@ -131,9 +168,10 @@ void slots_gone(struct slots *s, pid_t tid)
 
 	if (!t)
 		return;
-	s->load[t->slot]--;
+	if (t->slot < s->n)
+		s->load[t->slot]--;
 	if (t->parent && (p = tidmap_find(&s->tasks, t->parent)) &&
-	    p->kids_here && p->slot == t->slot)
+	    p->kids_here && home(s, p) == t->slot)
 		p->kids_here--;
 	tidmap_remove(&s->tasks, tid);
 }

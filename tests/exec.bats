@@ -27,6 +27,19 @@ allowed_of() {
 	awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"
 }
 
+state_of() {
+	awk '/^State/ { print $2 }' "/proc/$1/status"
+}
+
+# Wait until process $2 runs program $1 and sleeps in it (it exec'd, and
+# what ran before the exec is done): polled, bounded by the test timeout.
+asleep_as() {
+	until [ "$(cat "/proc/$2/comm" 2>/dev/null)" = "$1" ] && [ "$(state_of "$2")" = S ]; do
+		[ -d "/proc/$2" ] || fail "process $2 ended before it ran $1"
+		sleep 0.01
+	done
+}
+
 @test "--cpus 1: the command's Cpus_allowed_list is 1" {
 	needs_two_cpus
 	run "$PINRUN" --cpus "$SECOND" -- grep Cpus_allowed_list /proc/self/status
@@ -266,7 +279,9 @@ err"
 	taskset -c "$SECOND" sleep 30 &
 	pid=$!
 	BG=$pid
-	sleep 0.2
+	# It has run (on $SECOND) once it is sleep, asleep: an event, not a
+	# delay.
+	asleep_as sleep "$pid"
 	run "$PINRUN" --hot --pid "$pid" --explain
 	s=$status
 	now=$(allowed_of "$pid")
@@ -303,6 +318,7 @@ err"
 	taskset -c "$SECOND" sleep 30 &
 	pid=$!
 	BG=$pid
+	asleep_as sleep "$pid" # taskset has set the mask and exec'd
 	run "$PINRUN" --show "$pid"
 	s=$status
 	run_json=$("$PINRUN" --show --json "$pid")

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 struct where {
@@ -19,7 +20,12 @@ struct where {
 /* The calling thread's CPU and affinity. */
 static inline void where_now(struct where *w)
 {
-	w->cpu = sched_getcpu();
+	/* The system call, not glibc's sched_getcpu: that reads the rseq
+	 * area in TLS, which a CLONE_VM child shares with its parent (and
+	 * would say the parent's CPU). */
+	unsigned cpu = 0;
+
+	w->cpu = syscall(SYS_getcpu, &cpu, NULL, NULL) == 0 ? (int)cpu : -1;
 	if (sched_getaffinity(0, sizeof(w->set), &w->set) != 0)
 		CPU_ZERO(&w->set);
 }

@@ -69,6 +69,18 @@ TEST(json_writer)
 	json_open(&j, '[');
 	json_close(&j, ']');
 	EXPECT(!strcmp(json_text(&j), "[]"));
+	/* Bytes that are not UTF-8 (a lone 0xff, a cut sequence, an overlong
+	 * '/', a surrogate) as Python's surrogateescape writes them; valid
+	 * UTF-8 (2, 3 and 4 bytes) as it is. */
+	json_reset(&j);
+	json_string(&j, "a\xff"
+			"b\xc3(\xc0\xaf\xed\xa0\x80 \xc3\xa9\xe2\x82\xac"
+			"\xf0\x9f\x98\x80");
+	EXPECT(!strcmp(json_text(&j),
+		       "\"a\\udcff"
+		       "b\\udcc3(\\udcc0\\udcaf"
+		       "\\udced\\udca0\\udc80 \xc3\xa9\xe2\x82\xac"
+		       "\xf0\x9f\x98\x80\""));
 	json_free(&j);
 }
 

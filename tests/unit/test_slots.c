@@ -116,6 +116,39 @@ TEST(moves_and_reused_tids)
 	slots_free(&s);
 }
 
+TEST(the_command_on_the_whole_placement)
+{
+	static unsigned start[] = { 0, 1, 2 };
+	static unsigned cpus[] = { 0, 1 };
+	struct policy_plan plan = { .nslots = 2,
+				    .slot_start = start,
+				    .slot_cpus = cpus };
+	struct slots s;
+
+	cpulist_zero(&plan.cpus);
+	cpulist_add(&plan.cpus, 0);
+	cpulist_add(&plan.cpus, 1);
+	EXPECT(slots_init(&s, &plan) == 0);
+	EXPECT(mask_word(&s, 2) == 0x3 && !strcmp(s.text[2], "0-1"));
+	EXPECT(slots_whole(&s, 100) == 2);
+	EXPECT(slots_slot_of(&s, 100) == 2 && slots_slot_of(&s, 5) == -1);
+	/* It counts on no slot; its first child goes to the first slot, a
+	 * second one beside it to the least loaded. */
+	EXPECT(s.load[0] == 0 && s.load[1] == 0);
+	EXPECT(slots_place(&s, 101, 100, false) == 0);
+	EXPECT(slots_place(&s, 102, 100, false) == 1);
+	/* Sequential children (a shell's) stay on the first slot. */
+	slots_gone(&s, 101);
+	slots_gone(&s, 102);
+	EXPECT(slots_place(&s, 103, 100, false) == 0);
+	slots_gone(&s, 103);
+	EXPECT(slots_place(&s, 104, 100, false) == 0);
+	/* A held or ended command frees nothing it did not hold. */
+	slots_gone(&s, 100);
+	EXPECT(s.load[0] == 1 && s.load[1] == 0);
+	slots_free(&s);
+}
+
 int main(void)
 {
 	RUN(masks_and_text);
@@ -123,5 +156,6 @@ int main(void)
 	RUN(reused_tid_keeps_the_parent_count);
 	RUN(threads_and_ties);
 	RUN(moves_and_reused_tids);
+	RUN(the_command_on_the_whole_placement);
 	return DONE();
 }
