@@ -367,7 +367,7 @@ make_project() {
 		run --separate-stderr "$COMPARE" -q -n 3 -w 0 --format csv -p none -p hot -- $cmd
 		assert_success
 		csv_only
-		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,vcsw,ivcsw,minflt,majflt,note"
+		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,vcsw,ivcsw,minflt,majflt,migrations,note"
 		[ "${#lines[@]}" -eq 7 ]
 		python3 -c "$(cat <<'EOF'
 import csv, re, sys
@@ -389,6 +389,54 @@ for r in list(csv.DictReader(sys.stdin)):
 EOF
 )" "$cmd" "$host" <<<"$output" || fail "bad runs: $output"
 	done
+}
+
+@test "compare: CPU migrations per run from perf_event_open, their medians beside the ratio" {
+	run --separate-stderr "$COMPARE" -q -n 3 -w 0 -p none -p hot -- sh -c 'sleep 0.01; sleep 0.01'
+	assert_success
+	if line=$(grep '^migr: n/a: ' <<<"$output"); then
+		skip_unless_works "the kernel counts no migrations here: ${line#migr: n/a: }"
+	fi
+	assert_line --regexp '^placement +CPUs .* majflt +migr +ratio +95% CI +verdict$'
+	assert_line --regexp '^none +[0-9,-]+ +3 +0 .* [0-9]+ +1\.000 +- +baseline$'
+	assert_line --regexp '^hot +[0-9,-]+ +3 +0 .* [0-9]+ +[0-9.]+ +- +too few runs \(need 6\)$'
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 --format csv -p none -- true
+	assert_success
+	csv_only
+	assert_line --index 1 --regexp '^1,1,measure,none,.*,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,$'
+}
+
+@test "compare: where the kernel counts no migrations, the column is n/a once, with the reason" {
+	rec=$BATS_TEST_TMPDIR/uncounted.csv
+	"$COMPARE" -q -n 6 -w 0 --export-csv "$rec" -p none -p hot -- true >/dev/null
+	python3 - "$rec" <<'EOF'
+import csv, io, json, re, sys
+path = sys.argv[1]
+text = open(path).read()
+text = re.sub(r"^(# end: )(.*)$", lambda m: m.group(1) + json.dumps(dict(
+    json.loads(m.group(2)), uncounted="perf_event_open: Permission denied "
+    "(kernel.perf_event_paranoid, or a seccomp filter)")), text, flags=re.M)
+out = io.StringIO()
+writer = csv.writer(out, lineterminator="\n")
+at = None
+for line in text.splitlines(True):
+    if line.startswith("#"):
+        out.write(line)
+        continue
+    cells = next(csv.reader([line]))
+    if at is None:
+        at = cells.index("migrations")
+    else:
+        cells[at] = ""  # the kernel refused: no count
+    writer.writerow(cells)
+open(path, "w").write(out.getvalue())
+EOF
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_line "migr: n/a: perf_event_open: Permission denied (kernel.perf_event_paranoid, or a seccomp filter)"
+	[ "$(grep -c '^migr: n/a' <<<"$output")" -eq 1 ]
+	refute_line --regexp ' migr '
+	run --separate-stderr "$COMPARE" --from "$rec" --format json
+	assert_output --partial '"migrations_uncounted": "perf_event_open: Permission denied (kernel.perf_event_paranoid, or a seccomp filter)"'
 }
 
 @test "compare: a failed run is reported, not hidden, and the exit status is 3" {
@@ -983,7 +1031,7 @@ $got"
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none true
 	assert_success
 	assert_line --index 1 --regexp '^figure: wall time in (milliseconds|microseconds) \(lower is better\)'
-	assert_line --index 4 --regexp '^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt +ratio +95% CI +verdict$'
+	assert_line --index 4 --regexp '^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt( +migr)? +ratio +95% CI +verdict$'
 	assert_line --index 5 --regexp '^none +[-0-9,]+ +2 +0 +[0-9]{1,3}\.[0-9]+ '
 }
 
@@ -1063,6 +1111,7 @@ Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baselin
 assert list(doc) == ["command", "metric", "prepare", "cleanup", "better", "from",
     "host", "runs_per_placement", "warmup_rounds", "order", "analysis", "baseline",
     "confidence", "fail_if_slower_pct", "interrupted", "stopped", "plot",
+    "migrations_uncounted",
     "placements", "runs"], list(doc)
 assert doc["baseline"] == "none" and doc["better"] == "lower"
 assert doc["host"] == "Made-up CPU, 2 CPUs, Linux 6.1.0"
@@ -1091,7 +1140,7 @@ assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
 	assert_success
 	assert_line --index 0 "pinrun-compare: true"
 	assert_line --index 3 --regexp "^conditions: none: CPUs [-0-9,]+, "
-	assert_line --index 4 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt +ratio +95% CI +verdict$"
+	assert_line --index 4 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt( +migr)? +ratio +95% CI +verdict$"
 	run "$COMPARE" --from "$out" --format csv
 	assert_success
 	[ "$output" = "$(cat "$out")" ]

@@ -37,6 +37,9 @@ class Run:
     ivcsw: int | None = None
     minflt: int | None = None
     majflt: int | None = None
+    # perf_event_open's count of CPU migrations (counters.py), where the
+    # kernel allows it.
+    migrations: int | None = None
     note: str = ""
 
     def fail(self, note, exit_text=None):
@@ -285,7 +288,7 @@ def parse_record(f, path):
                   status=get("status"), exit=get("exit"), better=better,
                   host=get("host"), note=get("note"))
         for name in ("seq", "maxrss_kb", "vcsw", "ivcsw", "minflt",
-                     "majflt"):
+                     "majflt", "migrations"):
             if get(name):
                 if not re.fullmatch("[0-9]+", get(name)):
                     raise bad_value(path, line, name, get(name))
@@ -301,3 +304,4 @@ def parse_record(f, path):
             if run.figure is None:
                 raise bad_value(path, line, "figure", get("figure"))
         yield line, run
+

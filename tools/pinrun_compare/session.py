@@ -13,6 +13,7 @@ from .common import (DEFAULT_PLACEMENTS, EXIT_FAILED_RUNS, EXIT_OK,
                      OUTPUT_OPTIONS, OutputError, PROG, UsageError, version)
 from .paths import AtomicFile, escape, write_stdout
 from .plot import plot_svg
+from .counters import Counters
 from .record import FileRecord, LiveRecord, Run, fail_reason
 from .report import (Meta, gate_lines, report_csv, report_json,
                      report_markdown, report_table, time_unit, undecided_lines)
@@ -213,7 +214,9 @@ def live(o):
         end = {"interrupted": meta.interrupted, "stopped": meta.stopped,
                "runs_made": meta.runs_made,
                "runs_planned": meta.runs_planned,
-               "fingerprint": fingerprint(o.placements)}
+               "fingerprint": fingerprint(o.placements),
+               "uncounted": Counters.refused}
+        meta.uncounted = Counters.refused
         meta.changed = fingerprint_changes(record.info["fingerprint"],
                                            end["fingerprint"])
         record.close(end)
@@ -305,6 +308,7 @@ def recorded(o):
     if isinstance(end, dict):
         meta.changed = fingerprint_changes(info.get("fingerprint"),
                                            end.get("fingerprint"))
+        meta.uncounted = text(end.get("uncounted"))
         meta.interrupted = text(end.get("interrupted"))
         meta.stopped = text(end.get("stopped"))
         meta.runs_made = record.count
