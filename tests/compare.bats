@@ -439,6 +439,78 @@ EOF
 	assert_output --partial '"migrations_uncounted": "perf_event_open: Permission denied (kernel.perf_event_paranoid, or a seccomp filter)"'
 }
 
+# write_record FILE COMMAND KERNEL THP GOVERNOR [PLACEMENTS]: a record
+# with context, two placements (none, hot), six rounds; hot 10% slower.
+write_record() {
+	local file=$1 cmd=$2 kernel=$3 thp=$4 gov=$5 places=${6:-'{"none": null, "hot": ["--hot"]}'}
+	{
+		echo '# pinrun-compare record'
+		echo "# command: [\"$cmd\"]"
+		echo '# metric: null'
+		echo '# unit: "s"'
+		echo '# better: "lower"'
+		echo '# host: "Test CPU, 2 CPUs, Linux '"$kernel"'"'
+		echo "# placements: $places"
+		echo '# fingerprint: {"kernel": "'"$kernel"'", "load": "0.10 0.20 0.30", "smt": "off", "thp": "'"$thp"'", "numa_balancing": "0", "placements": {"none": {"cpus": "0-1", "governor": "'"$gov"'", "mhz": 2000, "smt_siblings_online": 0}, "hot": {"cpus": "0", "governor": "'"$gov"'", "mhz": 2100, "smt_siblings_online": 0}}}'
+		echo 'seq,round,phase,placement,cpus,status,exit,wall_s,figure,better'
+		for r in 1 2 3 4 5 6; do
+			echo "$((2 * r - 1)),$r,measure,none,0-1,ok,0,0.0$((10 + r)),0.0$((10 + r)),lower"
+			echo "$((2 * r)),$r,measure,hot,0,ok,0,0.0$((11 + r))1,0.0$((11 + r))1,lower"
+		done
+		echo '# end: {"interrupted": null, "stopped": null, "runs_made": 12, "runs_planned": 12}'
+	} >"$file"
+}
+
+# from_two KERNEL THP GOVERNOR: --from a.csv --from b.csv succeeds, b.csv
+# of the same command from those conditions.
+from_two() {
+	cd "$BATS_TEST_TMPDIR" || return
+	write_record a.csv work 6.1.0 madvise performance
+	write_record b.csv work "$@"
+	run --separate-stderr "$COMPARE" --from a.csv --from b.csv
+	assert_success
+}
+
+@test "compare: --from twice analyses two records of the same command together" {
+	from_two 6.1.0 madvise performance
+	assert_line --index 0 "pinrun-compare: work"
+	assert_line --index 1 --partial "; runs recorded in a.csv, b.csv"
+	assert_line --regexp '^none +0-1 +12 +0 '
+	assert_line --regexp '^hot +0 +12 +0 .* no significant difference|^hot +0 +12 +0 .* slower$'
+	refute_output --partial "warning"
+	run --separate-stderr "$COMPARE" --from a.csv --from b.csv --format json
+	assert_output --partial '"from": "a.csv, b.csv"'
+	run --separate-stderr "$COMPARE" --from a.csv --from ./a.csv
+	assert_failure 2
+	[ "$stderr" = "pinrun-compare: --from names the file './a.csv' twice
+Try 'pinrun-compare --help' for more information." ]
+}
+
+@test "compare: records of another command, unit or placements are refused with exit 5" {
+	cd "$BATS_TEST_TMPDIR"
+	write_record a.csv work 6.1.0 madvise performance
+	write_record b.csv other 6.1.0 madvise performance
+	write_record c.csv work 6.1.0 madvise performance '{"none": null, "hot": ["--cpus", "1"]}'
+	sed 's/^# unit: "s"$/# unit: null/' a.csv >d.csv
+	for case in "b.csv:the command differs" "c.csv:the placements differ" "d.csv:the unit differs"; do
+		run --separate-stderr "$COMPARE" --from a.csv --from "${case%%:*}"
+		assert_failure 5
+		assert_output ""
+		[ "$stderr" = "pinrun-compare: ${case%%:*}: cannot be analysed with a.csv: ${case#*:}" ]
+	done
+}
+
+@test "compare: records from conditions that cannot be compared warn in one line naming the keys" {
+	from_two 6.12.0 always powersave
+	assert_line "warning: a.csv and b.csv come from conditions that cannot be compared: machine, kernel, THP, governor differ"
+	[ "$(grep -c '^warning' <<<"$output")" -eq 1 ]
+	# The load and the frequency may differ.
+	sed 's/"load": "0.10 0.20 0.30"/"load": "9.00 9.00 9.00"/; s/"mhz": 2000/"mhz": 800/' a.csv >c.csv
+	run --separate-stderr "$COMPARE" --from a.csv --from c.csv
+	assert_success
+	refute_output --partial "warning"
+}
+
 @test "compare: a failed run is reported, not hidden, and the exit status is 3" {
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none -p hot -- sh -c 'echo "no luck" >&2; exit 4'
 	assert_failure 3

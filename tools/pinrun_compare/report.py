@@ -39,6 +39,7 @@ class Meta:
     conditions: str | None = None  # the fingerprint, in a line
     changed: list = field(default_factory=list)  # conditions, first to last
     uncounted: str | None = None  # why the kernel counted no migrations
+    differ: list = field(default_factory=list)  # records' conditions
 
 
 # Wall time in the unit that gives its largest median 1 to 999.
@@ -190,7 +191,7 @@ def count(x):
 def warnings(rows, meta):
     """When there is nothing to compare, or the conditions changed while
     the runs were made (the runs are not alike)."""
-    out = []
+    out = list(meta.differ)
     if meta.changed:
         out.append("warning: the conditions changed during the runs: " +
                    "; ".join(meta.changed))
