@@ -368,7 +368,7 @@ make_project() {
 		run --separate-stderr "$COMPARE" -q -n 3 -w 0 --format csv -p none -p hot -- $cmd
 		assert_success
 		csv_only
-		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,vcsw,ivcsw,minflt,majflt,note"
+		assert_line --index 0 "seq,round,phase,placement,cpus,status,exit,wall_s,user_s,sys_s,maxrss_kb,figure,better,host,vcsw,ivcsw,minflt,majflt,migrations,note"
 		[ "${#lines[@]}" -eq 7 ]
 		python3 -c "$(cat <<'EOF'
 import csv, re, sys
@@ -390,6 +390,126 @@ for r in list(csv.DictReader(sys.stdin)):
 EOF
 )" "$cmd" "$host" <<<"$output" || fail "bad runs: $output"
 	done
+}
+
+@test "compare: CPU migrations per run from perf_event_open, their medians beside the ratio" {
+	run --separate-stderr "$COMPARE" -q -n 3 -w 0 -p none -p hot -- sh -c 'sleep 0.01; sleep 0.01'
+	assert_success
+	if line=$(grep '^migr: n/a: ' <<<"$output"); then
+		skip_unless_works "the kernel counts no migrations here: ${line#migr: n/a: }"
+	fi
+	assert_line --regexp '^placement +CPUs .* majflt +migr +ratio +95% CI +verdict$'
+	assert_line --regexp '^none +[0-9,-]+ +3 +0 .* [0-9]+ +1\.000 +- +baseline$'
+	assert_line --regexp '^hot +[0-9,-]+ +3 +0 .* [0-9]+ +[0-9.]+ +- +too few runs \(need 6\)$'
+	run --separate-stderr "$COMPARE" -q -n 2 -w 0 --format csv -p none -- true
+	assert_success
+	csv_only
+	assert_line --index 1 --regexp '^1,1,measure,none,.*,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,$'
+}
+
+@test "compare: where the kernel counts no migrations, the column is n/a once, with the reason" {
+	rec=$BATS_TEST_TMPDIR/uncounted.csv
+	"$COMPARE" -q -n 6 -w 0 --export-csv "$rec" -p none -p hot -- true >/dev/null
+	python3 - "$rec" <<'EOF'
+import csv, io, json, re, sys
+path = sys.argv[1]
+text = open(path).read()
+text = re.sub(r"^(# end: )(.*)$", lambda m: m.group(1) + json.dumps(dict(
+    json.loads(m.group(2)), uncounted="perf_event_open: Permission denied "
+    "(kernel.perf_event_paranoid, or a seccomp filter)")), text, flags=re.M)
+out = io.StringIO()
+writer = csv.writer(out, lineterminator="\n")
+at = None
+for line in text.splitlines(True):
+    if line.startswith("#"):
+        out.write(line)
+        continue
+    cells = next(csv.reader([line]))
+    if at is None:
+        at = cells.index("migrations")
+    else:
+        cells[at] = ""  # the kernel refused: no count
+    writer.writerow(cells)
+open(path, "w").write(out.getvalue())
+EOF
+	run --separate-stderr "$COMPARE" --from "$rec"
+	assert_line "migr: n/a: perf_event_open: Permission denied (kernel.perf_event_paranoid, or a seccomp filter)"
+	[ "$(grep -c '^migr: n/a' <<<"$output")" -eq 1 ]
+	refute_line --regexp ' migr '
+	run --separate-stderr "$COMPARE" --from "$rec" --format json
+	assert_output --partial '"migrations_uncounted": "perf_event_open: Permission denied (kernel.perf_event_paranoid, or a seccomp filter)"'
+}
+
+# write_record FILE COMMAND KERNEL THP GOVERNOR [PLACEMENTS]: a record
+# with context, two placements (none, hot), six rounds; hot 10% slower.
+write_record() {
+	local file=$1 cmd=$2 kernel=$3 thp=$4 gov=$5 places=${6:-'{"none": null, "hot": ["--hot"]}'}
+	{
+		echo '# pinrun-compare record'
+		echo "# command: [\"$cmd\"]"
+		echo '# metric: null'
+		echo '# unit: "s"'
+		echo '# better: "lower"'
+		echo '# host: "Test CPU, 2 CPUs, Linux '"$kernel"'"'
+		echo "# placements: $places"
+		echo '# fingerprint: {"kernel": "'"$kernel"'", "load": "0.10 0.20 0.30", "smt": "off", "thp": "'"$thp"'", "numa_balancing": "0", "placements": {"none": {"cpus": "0-1", "governor": "'"$gov"'", "mhz": 2000, "smt_siblings_online": 0}, "hot": {"cpus": "0", "governor": "'"$gov"'", "mhz": 2100, "smt_siblings_online": 0}}}'
+		echo 'seq,round,phase,placement,cpus,status,exit,wall_s,figure,better'
+		for r in 1 2 3 4 5 6; do
+			echo "$((2 * r - 1)),$r,measure,none,0-1,ok,0,0.0$((10 + r)),0.0$((10 + r)),lower"
+			echo "$((2 * r)),$r,measure,hot,0,ok,0,0.0$((11 + r))1,0.0$((11 + r))1,lower"
+		done
+		echo '# end: {"interrupted": null, "stopped": null, "runs_made": 12, "runs_planned": 12}'
+	} >"$file"
+}
+
+# from_two KERNEL THP GOVERNOR: --from a.csv --from b.csv succeeds, b.csv
+# of the same command from those conditions.
+from_two() {
+	cd "$BATS_TEST_TMPDIR" || return
+	write_record a.csv work 6.1.0 madvise performance
+	write_record b.csv work "$@"
+	run --separate-stderr "$COMPARE" --from a.csv --from b.csv
+	assert_success
+}
+
+@test "compare: --from twice analyses two records of the same command together" {
+	from_two 6.1.0 madvise performance
+	assert_line --index 0 "pinrun-compare: work"
+	assert_line --index 1 --partial "; runs recorded in a.csv, b.csv"
+	assert_line --regexp '^none +0-1 +12 +0 '
+	assert_line --regexp '^hot +0 +12 +0 .* no significant difference|^hot +0 +12 +0 .* slower$'
+	refute_output --partial "warning"
+	run --separate-stderr "$COMPARE" --from a.csv --from b.csv --format json
+	assert_output --partial '"from": "a.csv, b.csv"'
+	run --separate-stderr "$COMPARE" --from a.csv --from ./a.csv
+	assert_failure 2
+	[ "$stderr" = "pinrun-compare: --from names the file './a.csv' twice
+Try 'pinrun-compare --help' for more information." ]
+}
+
+@test "compare: records of another command, unit or placements are refused with exit 5" {
+	cd "$BATS_TEST_TMPDIR"
+	write_record a.csv work 6.1.0 madvise performance
+	write_record b.csv other 6.1.0 madvise performance
+	write_record c.csv work 6.1.0 madvise performance '{"none": null, "hot": ["--cpus", "1"]}'
+	sed 's/^# unit: "s"$/# unit: null/' a.csv >d.csv
+	for case in "b.csv:the command differs" "c.csv:the placements differ" "d.csv:the unit differs"; do
+		run --separate-stderr "$COMPARE" --from a.csv --from "${case%%:*}"
+		assert_failure 5
+		assert_output ""
+		[ "$stderr" = "pinrun-compare: ${case%%:*}: cannot be analysed with a.csv: ${case#*:}" ]
+	done
+}
+
+@test "compare: records from conditions that cannot be compared warn in one line naming the keys" {
+	from_two 6.12.0 always powersave
+	assert_line "warning: a.csv and b.csv come from conditions that cannot be compared: machine, kernel, THP, governor differ"
+	[ "$(grep -c '^warning' <<<"$output")" -eq 1 ]
+	# The load and the frequency may differ.
+	sed 's/"load": "0.10 0.20 0.30"/"load": "9.00 9.00 9.00"/; s/"mhz": 2000/"mhz": 800/' a.csv >c.csv
+	run --separate-stderr "$COMPARE" --from a.csv --from c.csv
+	assert_success
+	refute_output --partial "warning"
 }
 
 @test "compare: a failed run is reported, not hidden, and the exit status is 3" {
@@ -985,7 +1105,7 @@ $got"
 	run --separate-stderr "$COMPARE" -q -n 2 -w 0 -p none true
 	assert_success
 	assert_line --index 1 --regexp '^figure: wall time in (milliseconds|microseconds) \(lower is better\)'
-	assert_line --index 4 --regexp '^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt +ratio +95% CI +verdict$'
+	assert_line --index 4 --regexp '^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt( +migr)? +ratio +95% CI +verdict$'
 	assert_line --index 5 --regexp '^none +[-0-9,]+ +2 +0 +[0-9]{1,3}\.[0-9]+ '
 }
 
@@ -1065,6 +1185,7 @@ Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baselin
 assert list(doc) == ["command", "metric", "prepare", "cleanup", "better", "from",
     "host", "runs_per_placement", "warmup_rounds", "order", "analysis", "baseline",
     "confidence", "fail_if_slower_pct", "interrupted", "stopped", "plot",
+    "migrations_uncounted",
     "placements", "runs"], list(doc)
 assert doc["baseline"] == "none" and doc["better"] == "lower"
 assert doc["host"] == "Made-up CPU, 2 CPUs, Linux 6.1.0"
@@ -1093,7 +1214,7 @@ assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
 	assert_success
 	assert_line --index 0 "pinrun-compare: true"
 	assert_line --index 3 --regexp "^conditions: none: CPUs [-0-9,]+, "
-	assert_line --index 4 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt +ratio +95% CI +verdict$"
+	assert_line --index 4 --regexp "^placement +CPUs +runs +failed +median +min +max +MAD +user +sys +csw +icsw +minflt +majflt( +migr)? +ratio +95% CI +verdict$"
 	run "$COMPARE" --from "$out" --format csv
 	assert_success
 	[ "$output" = "$(cat "$out")" ]

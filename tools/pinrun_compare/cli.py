@@ -58,7 +58,8 @@ Options:
      --plot <file.svg>       draw every run, by placement and in run order
  -q, --quiet                 no progress on standard error
      --from <file.csv>       re-analyse runs recorded by --format csv or
-                               --export-csv
+                               --export-csv; repeat it to analyse records
+                               of the same command together
 
  -h, --help                  display this help
  -V, --version               display version
@@ -123,7 +124,8 @@ class Options:
     export_markdown: str | None = None
     plot: str | None = None
     quiet: bool = False
-    from_file: str | None = None
+    from_file: str | None = None  # the first of from_files
+    from_files: list = field(default_factory=list)
     help: bool = False
     version: bool = False
 
@@ -226,7 +228,7 @@ def split_options(argv):
             value = argv[i]
         elif not takes and value is not None:
             raise UsageError("option '%s' takes no value" % arg)
-        if takes and name != "placement" and \
+        if takes and name not in ("placement", "from_file") and \
                 any(g[0] == name for g in given):
             raise UsageError("option '%s' given twice" % arg)
         given.append((name, arg, value))
@@ -288,7 +290,8 @@ def parse_args(argv):
     o.help, o.version = "help" in values, "version" in values
     if o.help or o.version:
         return o
-    o.from_file = values.get("from_file")
+    o.from_files = [v for name, _, v in given if name == "from_file"]
+    o.from_file = o.from_files[0] if o.from_files else None
     if o.from_file is not None:
         for name, arg, _ in given:
             if name in RUN_ONLY:
@@ -297,8 +300,11 @@ def parse_args(argv):
         if command:
             raise UsageError("--from re-analyses recorded runs: no command "
                              "may be given")
-        if not o.from_file:
-            raise UsageError("empty file name for --from")
+        for k, path in enumerate(o.from_files):
+            if not path:
+                raise UsageError("empty file name for --from")
+            if any(same_file(path, p) for p in o.from_files[:k]):
+                raise UsageError("--from names the file '%s' twice" % path)
     elif not command:
         raise UsageError("no command given (or --from FILE to re-analyse "
                          "recorded runs)")
@@ -343,7 +349,7 @@ def parse_args(argv):
             if same_file(path, values[name]):
                 raise UsageError("%s and %s name the same file '%s'" %
                                  (other, opt, values[name]))
-        if o.from_file is not None and same_file(o.from_file, values[name]):
+        if any(same_file(p, values[name]) for p in o.from_files):
             raise UsageError("--from and %s name the same file '%s'" %
                              (opt, values[name]))
         named.append((opt, values[name]))

@@ -25,10 +25,11 @@ STOP_TERM_S = 2.0
 STOP_KILL_S = 5.0
 CSV_FIELDS = ["seq", "round", "phase", "placement", "cpus", "status", "exit",
               "wall_s", "user_s", "sys_s", "maxrss_kb", "figure", "better",
-              "host", "vcsw", "ivcsw", "minflt", "majflt", "note"]
+              "host", "vcsw", "ivcsw", "minflt", "majflt", "migrations",
+              "note"]
 # The counters of a run, as the reports name them.
 COUNTERS = (("vcsw", "csw"), ("ivcsw", "icsw"), ("minflt", "minflt"),
-            ("majflt", "majflt"))
+            ("majflt", "majflt"), ("migrations", "migr"))
 NEEDED_COLUMNS = ("round", "phase", "placement", "status", "figure", "better")
 FORMATS = ("table", "markdown", "csv", "json")
 

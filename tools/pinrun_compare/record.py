@@ -38,6 +38,9 @@ class Run:
     ivcsw: int | None = None
     minflt: int | None = None
     majflt: int | None = None
+    # perf_event_open's count of CPU migrations (counters.py), where the
+    # kernel allows it.
+    migrations: int | None = None
     note: str = ""
 
     def fail(self, note, exit_text=None):
@@ -286,7 +289,7 @@ def parse_record(f, path):
                   status=get("status"), exit=get("exit"), better=better,
                   host=get("host"), note=get("note"))
         for name in ("seq", "maxrss_kb", "vcsw", "ivcsw", "minflt",
-                     "majflt"):
+                     "majflt", "migrations"):
             if get(name):
                 if not re.fullmatch("[0-9]+", get(name)):
                     raise bad_value(path, line, name, get(name))
@@ -302,3 +305,118 @@ def parse_record(f, path):
             if run.figure is None:
                 raise bad_value(path, line, "figure", get("figure"))
         yield line, run
+
+
+# What must agree for records to be analysed together, as a message
+# names it.
+AGREE = (("command", "the command"), ("metric", "the metric"),
+         ("unit", "the unit"), ("better", "'better'"),
+         ("placements", "the placements"))
+
+
+class Records:
+    """Several --from files analysed together: each one's rounds follow
+    the previous one's (runs are paired within a record, never across),
+    and the context is the first one's. They must agree on what they
+    measured (AGREE); where they come from different conditions, differ
+    names what differs."""
+
+    def __init__(self, paths):
+        self.parts = [FileRecord(p) for p in paths]
+        self.path = ", ".join(paths)
+        self.offsets = [0] * len(paths)
+        self.count = 0
+        self.info = {}
+        self.fields = CSV_FIELDS
+
+    def read(self):
+        """((path, line number), run) for every run of every record."""
+        offset = 0
+        labels = []
+        for k, part in enumerate(self.parts):
+            self.offsets[k] = offset
+            top = 0
+            seen = []
+            for line, run in part.read():
+                top = max(top, run.round)
+                if run.placement not in seen:
+                    seen.append(run.placement)
+                run.round += offset
+                yield (part.path, line), run
+            offset += top
+            self.count += part.count
+            info = dict(part.info, placements=part.info.get(
+                "placements") or sorted(seen))
+            if k == 0:
+                self.info, self.fields, labels = part.info, part.fields, info
+            else:
+                self.agree(labels, info, part.path)
+        if len(self.parts) > 1 and isinstance(self.info.get("end"), dict):
+            ends = [p.info.get("end") for p in self.parts]
+            if any(not isinstance(e, dict) for e in ends):
+                self.info = {k: v for k, v in self.info.items()
+                             if k != "end"}
+
+    def agree(self, first, info, path):
+        def same(key):
+            a, b = first[key], info[key]
+            if key == "placements" and not (isinstance(a, dict) and
+                                            isinstance(b, dict)):
+                return sorted(a) == sorted(b)  # the labels alone
+            return a == b
+        differ = [name for key, name in AGREE
+                  if key in first and key in info and not same(key)]
+        if differ:
+            raise RecordError(path, 0, "cannot be analysed with %s: %s "
+                              "differ%s" % (self.parts[0].path,
+                                            ", ".join(differ),
+                                            "" if len(differ) > 1 or
+                                            differ[0].endswith("s")
+                                            else "s"))
+
+    def runs(self):
+        for part, offset in zip(self.parts, self.offsets):
+            for run in part.runs():
+                run.round += offset
+                yield run
+
+    def differ(self):
+        """A warning for each record whose fingerprint cannot be compared
+        with the first one's: which of its keys differ."""
+        first = self.parts[0]
+        out = []
+        for part in self.parts[1:]:
+            keys = fingerprint_differs(first.info.get("fingerprint"),
+                                       part.info.get("fingerprint"))
+            if first.info.get("host") != part.info.get("host") and \
+                    "machine" not in keys:
+                keys.insert(0, "machine")
+            if keys:
+                out.append("warning: %s and %s come from conditions that "
+                           "cannot be compared: %s differ" % (
+                               escape(first.path, 200),
+                               escape(part.path, 200), ", ".join(keys)))
+        return out
+
+
+# The keys of a fingerprint that say whether two records can be compared,
+# as the warning names them (the load and the frequency may differ).
+FINGERPRINT_KEYS = (("kernel", "kernel"), ("smt", "SMT"), ("thp", "THP"),
+                    ("numa_balancing", "NUMA balancing"))
+PLACEMENT_KEYS = (("cpus", "CPUs"), ("governor", "governor"),
+                  ("smt_siblings_online", "SMT siblings online"))
+
+
+def fingerprint_differs(a, b):
+    """The names of the keys that differ between two fingerprints."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return []
+    out = [name for key, name in FINGERPRINT_KEYS if a.get(key) != b.get(key)]
+    pa, pb = a.get("placements"), b.get("placements")
+    if isinstance(pa, dict) and isinstance(pb, dict):
+        for key, name in PLACEMENT_KEYS:
+            if any(isinstance(pa.get(label), dict) and
+                   isinstance(pb.get(label), dict) and
+                   pa[label].get(key) != pb[label].get(key) for label in pa):
+                out.append(name)
+    return out

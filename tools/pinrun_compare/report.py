@@ -39,6 +39,8 @@ class Meta:
     cut: bool = False  # a record without its last line
     conditions: str | None = None  # the fingerprint, in a line
     changed: list = field(default_factory=list)  # conditions, first to last
+    uncounted: str | None = None  # why the kernel counted no migrations
+    differ: list = field(default_factory=list)  # records' conditions
 
 
 # Wall time in the unit that gives its largest median 1 to 999.
@@ -190,7 +192,7 @@ def count(x):
 def warnings(rows, meta):
     """When there is nothing to compare, or the conditions changed while
     the runs were made (the runs are not alike)."""
-    out = []
+    out = list(meta.differ)
     if meta.changed:
         out.append("warning: the conditions changed during the runs: " +
                    "; ".join(meta.changed))
@@ -263,6 +265,8 @@ def report_table(rows, tally, meta):
                  else cell.rjust(widths[i]) for i, cell in enumerate(line)]
         lines.append("  ".join(cells).rstrip())
     lines.append(method_line(meta))
+    if meta.uncounted:
+        lines.append("migr: n/a: %s" % meta.uncounted)
     lines += warnings(rows, meta)
     lines += summary_lines(rows, meta)
     lines += ["%s: %s" % (r.label, shortfall(r)) for r in rows
@@ -385,6 +389,7 @@ def report_json(rows, record, meta):
         "interrupted": meta.interrupted,
         "stopped": meta.stopped,
         "plot": meta.plot,
+        "migrations_uncounted": meta.uncounted,
     }
     places = []
     for r in rows:

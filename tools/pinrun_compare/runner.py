@@ -13,6 +13,7 @@ import time
 
 from .paths import escape
 from .common import STOP_KILL_S, STOP_TERM_S, UsageError
+from .counters import Counters, gate_words, read_counter
 from .record import GNU_TIME, RUSAGE_MARK, fail_reason, parse_figure
 
 
@@ -236,16 +237,33 @@ class Child:
 
     live = set()  # killed when pinrun-compare is stopped
 
-    def __init__(self, argv, stdout, stderr, env=None):
+    def __init__(self, argv, stdout, stderr, env=None, count=False):
+        """With count, the command starts behind a gate that is released
+        once its counter is open (counters.py); its time starts then."""
         self.start = time.perf_counter()
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                     stdout=stdout, stderr=stderr,
-                                     process_group=0, env=env)
-        self.pid = self.proc.pid
-        self.timed_out = False
-        Child.live.add(self)
-        if Stop.signum is not None:  # the signal came during Popen
-            self.signal(signal.SIGKILL)
+        self.counter = None
+        self.migrations = None
+        gate = os.pipe() if count else None
+        try:
+            if gate:
+                argv = gate_words(gate[0]) + list(argv)
+            self.proc = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=stdout,
+                stderr=stderr, process_group=0, env=env,
+                pass_fds=gate[:1] if gate else ())
+            self.pid = self.proc.pid
+            self.timed_out = False
+            Child.live.add(self)
+            if Stop.signum is not None:  # the signal came during Popen
+                self.signal(signal.SIGKILL)
+            if gate:
+                self.counter = Counters.attach(self.pid)
+                self.start = time.perf_counter()
+                os.write(gate[1], b"\n")
+        finally:
+            if gate:
+                os.close(gate[0])
+                os.close(gate[1])
 
     def signal(self, sig):
         try:
@@ -291,6 +309,9 @@ class Child:
     def reaped(self, status, usage):
         wall = time.perf_counter() - self.start
         self.proc.returncode = status  # reaped: Popen must not wait
+        if self.counter is not None:
+            self.migrations = read_counter(self.counter)
+            self.counter = None
         self.reap_group()
         Child.live.discard(self)
         return status, usage, wall
@@ -313,10 +334,13 @@ class Child:
         self.signal(signal.SIGKILL)
 
 
-def deadline_of(o):
+def deadline_of(o, child=None):
+    """When a run is killed: the timeout after the command's time starts
+    (child's, once its gate is open), so that a killed run's wall time is
+    at least the timeout."""
     if o.timeout is None:
         return None
-    return time.perf_counter() + o.timeout
+    return (child.start if child else time.perf_counter()) + o.timeout
 
 
 def timed_out_note(o):
@@ -344,15 +368,17 @@ def run_hook(kind, command, o, env):
 def start(argv, run, errfile):
     wrap = rusage_wrapper()
     try:
-        return Child(wrap + argv, subprocess.DEVNULL, errfile), wrap
+        return Child(wrap + argv, subprocess.DEVNULL, errfile,
+                     count=True), wrap
     except OSError as e:
         run.fail("cannot run %s: %s" % (argv[0], e.strerror), "127")
         return None, wrap
 
 
-def record(run, errfile, wrap, ended):
+def record(run, errfile, wrap, ended, child):
     """Fill the run from a reaped command; the last line of its stderr."""
     status, usage, wall = ended
+    run.migrations = child.migrations
     run.exit, run.maxrss_kb, said = outcome(errfile.name, status,
                                             bool(wrap))
     run.wall_s = round(wall, 6)
@@ -376,11 +402,11 @@ def exited_well(run, o):
 
 def run_plain(argv, run, o, errfile):
     """The figure is the wall time, from fork to wait."""
-    deadline = deadline_of(o)
     child, wrap = start(argv, run, errfile)
     if child is None:
         return
-    said = record(run, errfile, wrap, child.wait(deadline))
+    deadline = deadline_of(o, child)
+    said = record(run, errfile, wrap, child.wait(deadline), child)
     if child.timed_out:
         run.fail(timed_out_note(o), "timeout")
     elif not exited_well(run, o):
@@ -393,10 +419,10 @@ def run_plain(argv, run, o, errfile):
 def run_with_metric(argv, run, o, errfile, env):
     """Start the command, run the metric while it runs, then stop the
     command. The figure is the last line the metric prints."""
-    deadline = deadline_of(o)
     service, wrap = start(argv, run, errfile)
     if service is None:
         return
+    deadline = deadline_of(o, service)
     env = dict(env, PINRUN_COMPARE_PID=str(service.pid))
     with tempfile.TemporaryFile() as out, \
             tempfile.NamedTemporaryFile() as err:
@@ -416,7 +442,7 @@ def run_with_metric(argv, run, o, errfile, env):
     stopped = ended is None
     if stopped:
         ended = service.wait(stop=True)
-    said = record(run, errfile, wrap, ended)
+    said = record(run, errfile, wrap, ended, service)
     mexit = describe_status(mstatus)
     figure = parse_figure(line)
     if timed_out:

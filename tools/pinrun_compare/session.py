@@ -14,7 +14,8 @@ from .common import (DEFAULT_PLACEMENTS, EXIT_FAILED_RUNS, EXIT_OK,
                      OUTPUT_OPTIONS, OutputError, PROG, UsageError, version)
 from .paths import AtomicFile, escape, write_stdout
 from .plot import plot_svg
-from .record import FileRecord, LiveRecord, Run, fail_reason
+from .counters import Counters
+from .record import LiveRecord, Records, Run, fail_reason
 from .report import (Meta, gate_lines, report_csv, report_json,
                      report_markdown, report_table, time_unit, undecided_lines)
 from .runner import (Stop, check_command, check_placement,
@@ -214,7 +215,9 @@ def live(o):
         end = {"interrupted": meta.interrupted, "stopped": meta.stopped,
                "runs_made": meta.runs_made,
                "runs_planned": meta.runs_planned,
-               "fingerprint": fingerprint(o.placements)}
+               "fingerprint": fingerprint(o.placements),
+               "uncounted": Counters.refused}
+        meta.uncounted = Counters.refused
         meta.changed = fingerprint_changes(record.info["fingerprint"],
                                            end["fingerprint"])
         record.close(end)
@@ -270,16 +273,16 @@ def distinct(placements, pinrun):
 def recorded(o):
     """Analyse a --from record: the same reports, nothing run."""
     outputs = open_outputs(o)
-    record = FileRecord(o.from_file)
+    record = Records(o.from_files)
     tally = Tally()
-    for line, run in record.read():
-        tally.add(run, (o.from_file, line))
+    for where, run in record.read():
+        tally.add(run, where)
     labels = list(tally.order)
     if o.placements:
         for p in o.placements:
             if p.label not in tally.series:
                 raise UsageError("placement '%s' is not in %s: it has %s" %
-                                 (p.label, o.from_file, ", ".join(labels)))
+                                 (p.label, record.path, ", ".join(labels)))
         labels = [p.label for p in o.placements]
     baseline = o.baseline if o.baseline is not None else labels[0]
     if baseline not in labels:
@@ -293,19 +296,21 @@ def recorded(o):
         words = {}
     meta = Meta(text_list(info.get("command")), text(info.get("metric")),
                 text(info.get("prepare")), text(info.get("cleanup")),
-                tally.better, o.from_file, runs,
+                tally.better, record.path, runs,
                 len(tally.warmup_rounds), baseline, tally.host(),
                 o.fail_if_slower,
                 {label: words[label] if label in words else
                  parse_placement(label, False).words for label in labels},
                 plot=o.plot, conditions=conditions_line(
                     info.get("fingerprint")))
+    meta.differ = record.differ()
     if info.get("unit") == "s" and meta.metric is None:
         meta.unit = "s"  # made a unit by report()
     end = info.get("end")
     if isinstance(end, dict):
         meta.changed = fingerprint_changes(info.get("fingerprint"),
                                            end.get("fingerprint"))
+        meta.uncounted = text(end.get("uncounted"))
         meta.interrupted = text(end.get("interrupted"))
         meta.stopped = text(end.get("stopped"))
         meta.runs_made = record.count

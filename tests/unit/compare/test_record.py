@@ -93,3 +93,20 @@ class Figures(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FingerprintDiffers(unittest.TestCase):
+    """The keys that keep two records from being compared: not the load
+    nor the frequency."""
+
+    def test_the_keys_that_differ_by_name(self):
+        from pinrun_compare.record import fingerprint_differs
+        a = {"kernel": "6.1", "load": "1 1 1", "smt": "on", "thp": "never",
+             "numa_balancing": "0", "placements": {"hot": {
+                 "cpus": "0", "governor": "performance", "mhz": 2000,
+                 "smt_siblings_online": 1}}}
+        b = dict(a, load="9 9 9", smt="off", placements={"hot": dict(
+            a["placements"]["hot"], mhz=800, cpus="1")})
+        self.assertEqual(fingerprint_differs(a, a), [])
+        self.assertEqual(fingerprint_differs(a, b), ["SMT", "CPUs"])
+        self.assertEqual(fingerprint_differs(a, None), [])
