@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The kernel's software counters of a command's tree, with
 perf_event_open(2): CPU migrations. The command is started behind a
 gate (a pipe its first process reads before it execs the command), the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """perf_event_open's CPU migrations: counted behind the gate, or n/a
 once with the kernel's reason."""
 
