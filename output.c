@@ -521,6 +521,7 @@ void output_json(const struct context *ctx, const struct options *o,
 
 	tree_local_numa(t, &plan->cpus, &nodes);
 	json_open(&j, '{');
+	json_version(&j);
 	json_key(&j, "policy");
 	json_string(&j,
 		    o->policy == POLICY_NONE ? "near" : policy_name(o->policy));
@@ -629,6 +630,7 @@ void output_show(const struct options *o, const struct topology *t)
 		struct json j = { 0 };
 
 		json_open(&j, '{');
+		json_version(&j);
 		json_key(&j, "pid");
 		json_int(&j, pid);
 		json_set(&j, "cpus", &cpus);
