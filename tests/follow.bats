@@ -1745,7 +1745,7 @@ $line2"
 	assert_on "${lines[0]}" "$SLOT0"
 	eventually '[ "$(wc -l <"$r")" -eq 3 ]'
 	[ "$(grep -c '"cpus":null' "$r")" -eq 1 ] || fail "$(cat "$r")"
-	child=$(sed -nE 's/^\{"pid":([0-9]+),.*"cpus":null.*/\1/p' "$r")
+	child=$(sed -nE 's/^\{"version":1,"pid":([0-9]+),.*"cpus":null.*/\1/p' "$r")
 	[[ "$stderr" =~ ^pinrun:\ warning:\ cannot\ place\ process\ $child\ on\ CPUs\ ([0-9,-]+):\ Operation\ not\ permitted\;\ it\ keeps\ the\ CPUs\ it\ inherited$ ]] || fail "stderr: $stderr"
 	# The other child is on a slot, the refused one where it was born.
 	assert_line --regexp "^child [12] cpu=[0-9]+ cpus=$SLOT0\$"
