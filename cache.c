@@ -3,8 +3,10 @@
  * cache.c: the topology cache's store: the key of a source, where its file
  * lives, and reading and writing that file safely. The bytes in the file
  * are topofile.c's; hwloc and the rules are not this file's business.
- * Nothing here is trusted that someone else could have put there: every
- * directory on the way is opened without following links and must be the
+ * Nothing here is trusted that someone else could have put there: the
+ * links of the base (a home reached through /home -> var/home) are
+ * resolved, then every directory on the way to the resolved one is opened
+ * without following links and must be the
  * user's (or root's) and not writable by others, a file must be the
  * user's, regular and private, and its key must be the current key
  * exactly; anything else is a miss.
@@ -200,6 +202,42 @@ static int open_dir(const char *path, int ncreate, bool create)
 	return fd;
 }
 
+/* The links in the cache's base (a home reached through /home -> var/home,
+ * a ~/.cache that points to scratch space) resolved, so that open_dir
+ * judges the directories they lead to by its rules rather than refusing
+ * the links. The longest part that exists is resolved and the rest kept
+ * as written (cache_store makes it). The pinrun directory itself is not
+ * part of the base: pinrun makes it, and a link there is someone else's.
+ * Returns 0, or -1 leaving path as it was (open_dir then refuses). */
+static int resolve_base(char *path, size_t size)
+{
+	char head[PATH_MAX], real[PATH_MAX], *cut;
+	size_t len = strlen(path), kept = len, n;
+
+	if (len >= sizeof(head) || path[0] != '/')
+		return -1;
+	memcpy(head, path, len + 1);
+	while (!realpath(head, real)) {
+		if ((errno != ENOENT && errno != ENOTDIR) ||
+		    !(cut = strrchr(head, '/')))
+			return -1;
+		kept = (size_t)(cut - head);
+		if (!kept) {
+			snprintf(real, sizeof(real), "/");
+			break;
+		}
+		*cut = '\0';
+	}
+	n = strlen(real);
+	if (n == 1) /* "/" and "/rest": one slash */
+		n = 0;
+	if (n + len - kept >= size || n + len - kept >= sizeof(real))
+		return -1;
+	memcpy(real + n, path + kept, len - kept + 1);
+	memcpy(path, real, n + len - kept + 1);
+	return 0;
+}
+
 enum cache_unusable cache_open(struct cache *c, enum topo_source_kind kind,
 			       const char *arg)
 {
@@ -217,6 +255,7 @@ enum cache_unusable cache_open(struct cache *c, enum topo_source_kind kind,
 	else
 		return CACHE_NO_HOME;
 	if (r < 0 || (size_t)r >= sizeof(c->base) ||
+	    resolve_base(c->base, sizeof(c->base)) < 0 ||
 	    snprintf(dir, sizeof(dir), "%s/pinrun", c->base) >=
 		(int)sizeof(dir))
 		return CACHE_NOT_OURS;

@@ -37,7 +37,8 @@ static void read_spec(struct context *ctx, const struct options *o)
 {
 	struct location_error e;
 	struct location_opts lo = { .physical = o->physical,
-				    .all = &ctx->req.allowed };
+				    .all = &ctx->req.allowed,
+				    .dropped = &ctx->spec_dropped };
 
 	if (location_eval(ctx->t, o->spec, &lo, &ctx->req.cpus, &e) < 0)
 		msg_die("%s", errors_spec(o->policy == POLICY_HOT ? "--hot="

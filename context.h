@@ -42,6 +42,8 @@ struct context {
 	const struct topology *t;
 	struct policy_request req; /* what policy.c is asked */
 	struct cpuset excluded[EXCL_NREASONS];
+	struct cpuset spec_dropped;	/* a mask's CPUs beyond the machine's,
+					 * dropped as taskset drops them */
 	struct launcher_decision share; /* share.count 0: no --share */
 	bool outside; /* pinrun ran outside its share or kind: 'current'
 		       * means the first candidate inside it */

@@ -176,7 +176,16 @@ const char *errors_cpulist(const char *input, const struct cpulist_error *e)
 /* --- locations --------------------------------------------------------- */
 
 /* Which of a location error's wordings applies. */
-enum { LOC_PHYSICAL = 1, LOC_SUGGEST, LOC_FILTER, LOC_EXPRESSION, LOC_IO };
+enum {
+	LOC_PHYSICAL = 1,
+	LOC_SUGGEST,
+	LOC_FILTER,
+	LOC_EXPRESSION,
+	LOC_IO,
+	LOC_LIKWID,
+	LOC_NUMACTL,
+	LOC_SPACED,
+};
 
 static const struct entry location_words[] = {
 	{ LOCATION_E_TYPE, 0,
@@ -184,6 +193,15 @@ static const struct entry location_words[] = {
 	{ LOCATION_E_TYPE, LOC_SUGGEST,
 	  "invalid location '{input}': unknown object type '{item}'; did you "
 	  "mean {other}?" },
+	{ LOCATION_E_TYPE, LOC_LIKWID, "likwid-pin's {item} is {other}" },
+	{ LOCATION_E_TYPE, LOC_NUMACTL,
+	  "numactl's {item} counts in the allowed set: here it is {other}" },
+	{ LOCATION_E_TYPE, LOC_SPACED,
+	  "invalid location '{input}': hwloc's '{item}' goes right before its "
+	  "location, without a space; did you mean {other}?" },
+	{ LOCATION_E_OPERATOR, LOC_SPACED,
+	  "invalid location '{input}': hwloc's '{item}' goes right before its "
+	  "location, without a space; did you mean {other}?" },
 	{ LOCATION_E_UNSUPPORTED, 0,
 	  "invalid location '{input}': pinrun has no '{item}' objects (it "
 	  "keeps the CPU tree and the NUMA nodes)" },
@@ -304,13 +322,21 @@ const char *errors_spec(const char *option, const struct topology *t,
 				 msg_input(e->suggest));
 		else if (option)
 			snprintf(other, sizeof(other),
-				 strpbrk(e->suggest, " ~^") ? "%s '%s'"
-							    : "%s %s",
+				 strpbrk(e->suggest, " ~^") ||
+					 e->foreign == LOCATION_LIKWID
+				     ? "%s '%s'"
+				     : "%s %s",
 				 option, msg_input(e->suggest));
 		else
 			snprintf(other, sizeof(other), "'%s'",
 				 msg_input(e->suggest));
 	}
+	if (e->foreign == LOCATION_LIKWID)
+		variant = LOC_LIKWID;
+	else if (e->foreign == LOCATION_NUMACTL)
+		variant = LOC_NUMACTL;
+	else if (e->foreign == LOCATION_SPACED)
+		variant = LOC_SPACED;
 	if (e->code == LOCATION_E_UNSUPPORTED && e->io)
 		variant = LOC_IO;
 	if (e->code == LOCATION_E_UNSUPPORTED && e->at &&
@@ -338,7 +364,9 @@ enum {
 	IN_KERNEL,   /* OFFLINE: the kernel says so */
 	IN_CGROUP,   /* OFFLINE: online, but not in the cgroup's cpuset */
 	IN_TOPOLOGY, /* OFFLINE: planning for another machine */
-	OS_MATCH     /* NO_SUCH: an object has that OS index */
+	OS_MATCH,    /* NO_SUCH: an object has that OS index */
+	BARE_NUMBER  /* NOT_EXIST: the spec is digits, which taskset reads
+		      * as a mask */
 };
 
 static const struct entry policy_words[] = {
@@ -358,6 +386,9 @@ static const struct entry policy_words[] = {
 	{ POLICY_E_TOO_MANY, PLAIN, "{what}: only {v2} {units} allowed" },
 	{ POLICY_E_NOT_EXIST, PLAIN,
 	  "CPU {v} does not exist ({machine} has CPUs {cpus})" },
+	{ POLICY_E_NOT_EXIST, BARE_NUMBER,
+	  "CPU {v} does not exist ({machine} has CPUs {cpus}); '{spec}' is "
+	  "read as a CPU list: taskset's mask {spec} is --cpus 0x{spec}" },
 	{ POLICY_E_OFFLINE, IN_KERNEL, "CPU {v} is offline" },
 	{ POLICY_E_OFFLINE, IN_CGROUP,
 	  "CPU {v} is not in this cgroup's cpuset {usable}" },
@@ -420,6 +451,9 @@ const char *errors_policy(const struct policy_error *e,
 
 	if (e->code == POLICY_E_NOT_EXIST)
 		f.cpus = msg_cpus(pf->complete);
+	if (e->code == POLICY_E_NOT_EXIST && pf->spec && *pf->spec &&
+	    strspn(pf->spec, "0123456789") == strlen(pf->spec))
+		variant = BARE_NUMBER;
 	if (e->code == POLICY_E_DOMAIN_EMPTY) {
 		f.cpus = msg_cpus(pf->domain);
 		if (cpulist_empty(pf->domain))

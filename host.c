@@ -113,6 +113,30 @@ int host_online(struct cpuset *set)
 	return read_list("/sys/devices/system/cpu/online", set);
 }
 
+int host_node_free(unsigned node, unsigned long long *bytes)
+{
+	char path[80], line[256];
+	unsigned long long kb;
+	int r = -ENODATA;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/meminfo",
+		 node);
+	if (!(f = fopen(path, "re")))
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, " MemFree:");
+
+		if (p && sscanf(p, " MemFree: %llu kB", &kb) == 1) {
+			*bytes = kb * 1024;
+			r = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
 int host_mems_allowed(pid_t pid, struct cpuset *nodes)
 {
 	char list[8192];

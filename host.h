@@ -19,6 +19,9 @@ int host_current_cpu(void);
 int host_last_cpu(pid_t pid);
 /* The online CPUs (from sysfs). */
 int host_online(struct cpuset *set);
+/* NUMA node node's free memory now, in bytes (its MemFree in sysfs).
+ * Returns 0, or a negative errno. */
+int host_node_free(unsigned node, unsigned long long *bytes);
 /* The memory nodes a process may use (Mems_allowed_list). */
 int host_mems_allowed(pid_t pid, struct cpuset *nodes);
 

@@ -168,3 +168,9 @@ const char *json_text(const struct json *j)
 {
 	return j->out.data && !j->out.failed ? j->out.data : "";
 }
+
+void json_version(struct json *j)
+{
+	json_key(j, "version");
+	json_int(j, JSON_VERSION);
+}

@@ -22,6 +22,13 @@ void json_free(struct json *j);
 
 /* A member's name, in an object: the value follows. */
 void json_key(struct json *j, const char *key);
+/* The version of pinrun's JSON outputs (--json of a plan, --list and
+ * --show, --report's lines), the first key of each: within a version keys
+ * are only added; one removed, renamed or of another type makes the next
+ * version. */
+#define JSON_VERSION 1
+/* "version": JSON_VERSION, in an open object. */
+void json_version(struct json *j);
 void json_open(struct json *j, char bracket);  /* '{' or '[' */
 void json_close(struct json *j, char bracket); /* '}' or ']' */
 void json_string(struct json *j, const char *s);

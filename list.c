@@ -30,8 +30,8 @@
 struct line {
 	unsigned indent;
 	char *text;
-	int l3; /* an L3's own line (objs index), which its one run of cores
-		 * may join; else -1 */
+	int l3; /* an L3's or group's own line (objs index), which its one
+		 * run of cores may join; else -1 */
 };
 
 struct map {
@@ -41,8 +41,13 @@ struct map {
 	const struct cpuset *marked; /* the placement, or NULL */
 	struct line *lines;
 	unsigned nlines, cap;
-	bool legend; /* a run shows SMT siblings in columns */
-	bool *shown; /* by objs index: has a line of its own */
+	char legend[512]; /* how a run with SMT siblings in columns reads,
+			   * told on its first one; "" when there is none */
+	bool *shown;	  /* by objs index: has a line of its own */
+	int *alias;	  /* by objs index: the object with the same CPUs whose
+			   * line this one's is ("die:0 l3:0"), or -1 */
+	bool *merged;	  /* by objs index: named on another's line (and still
+			   * an object of its own in --json) */
 	unsigned *level;
 	int *run; /* the cores waiting to be written, objs indexes */
 	unsigned nrun;
@@ -157,6 +162,54 @@ static const char *kind_word(const struct topology *t, int unit)
 	return buf;
 }
 
+/* "0 and 192", "0, 40, 80 and 120": the CPUs of unit. */
+static char *unit_cpus(const struct topology *t, int unit)
+{
+	unsigned c = t->objs[unit].pu_count;
+	char *s = text("%u", cpu_of(t, unit, 0));
+
+	for (unsigned j = 1; j < c; j++)
+		cat(&s, "%s%u", j + 1 < c ? ", " : " and ", cpu_of(t, unit, j));
+	return s;
+}
+
+/* The legend of the columns, in plain words, on the first run that has
+ * them: "'core:0-7  0-7 + 192-199' means core:0 has CPUs 0 and 192,
+ * core:1 CPUs 1 and 193, and so on". */
+static void tell_legend(struct map *m, const char *run, const int *units)
+{
+	char a[64], b[64], plain[96], *ca = unit_cpus(m->t, units[0]),
+				      *cb = unit_cpus(m->t, units[1]);
+	size_t n = 0;
+
+	for (const char *p = run; *p && n + 1 < sizeof(plain); p++)
+		if (*p != MARK_ON && *p != MARK_OFF)
+			plain[n++] = *p;
+	plain[n] = '\0';
+	location_name(m->t, units[0], a, sizeof(a));
+	location_name(m->t, units[1], b, sizeof(b));
+	snprintf(m->legend, sizeof(m->legend),
+		 "cores: '%s' means %s has CPUs %s, %s CPUs %s, and so on",
+		 plain, a, ca, b, cb);
+	/* Too wide: the example on a line, the words below; shorter
+	 * still, the first core's alone. */
+	if (strlen(m->legend) > WIDTH)
+		snprintf(
+		    m->legend, sizeof(m->legend),
+		    "cores: '%s' means\n  that %s has CPUs %s, %s CPUs %s, "
+		    "and so on",
+		    plain, a, ca, b, cb);
+	if (strlen(strchr(m->legend, '\n') ? strchr(m->legend, '\n')
+					   : m->legend) > WIDTH + 1)
+		snprintf(
+		    m->legend, sizeof(m->legend),
+		    "cores: '%s' means\n  that %s has CPUs %s, %s the next "
+		    "of each, and so on",
+		    plain, a, ca, b);
+	free(ca);
+	free(cb);
+}
+
 /* One run of n alike units, d CPUs apart: "core:0-17  0-17 + 36-53"
  * (the i-th core has the i-th CPU of each column), "core:0-9  0-79 (8
  * per core)" when each core's CPUs follow on, "core:5  5,9". */
@@ -200,8 +253,8 @@ static char *run_text(struct map *m, const int *units, unsigned n, int d)
 			cat(&s, "%u-%u:%d", a, b, d);
 		cat(&s, "%s", on ? "\002" : "");
 	}
-	if (c > 1 && n > 1)
-		m->legend = true;
+	if (c > 1 && n > 1 && !m->legend[0])
+		tell_legend(m, s, units);
 	cat(&s, "%s", kind_word(t, first));
 	return s;
 }
@@ -255,6 +308,17 @@ static char *size_text(unsigned long long bytes)
 	return text(", %.0f MiB", (double)bytes / (double)(1ULL << 20));
 }
 
+/* " (98.2 GiB free)" after a size, as numactl --hardware has it. */
+static void free_text(char **s, unsigned long long bytes)
+{
+	if (bytes >= 1ULL << 30)
+		cat(s, " (%.1f GiB free)",
+		    (double)bytes / (double)(1ULL << 30));
+	else
+		cat(s, " (%.0f MiB free)",
+		    (double)bytes / (double)(1ULL << 20));
+}
+
 /* "nvme0n1 (block Disk)" */
 static char *os_text(const struct map *m, int dev)
 {
@@ -281,16 +345,29 @@ static void attachments(struct map *m, int o, unsigned indent)
 		const struct topo_numa *node = &t->numa[n];
 		bool mem = m->o->mem_given &&
 			   cpulist_has(&m->ctx->mem_nodes, node->os);
-		char *size;
+		unsigned long long free_bytes;
+		struct cpuset cpus;
+		const char *list;
+		char *size, *s;
 
 		if (node->attach != o)
 			continue;
 		size = size_text(node->bytes);
-		add(m, indent,
-		    text("numa:%u  node %u%s%s%s%s%s", n, node->os, size,
-			 node->kind[0] ? " " : "", msg_input(node->kind), where,
-			 mem ? " <- --mem" : ""),
-		    -1);
+		s = text("numa:%u  node %u%s", n, node->os, size);
+		if (t->this_system &&
+		    host_node_free(node->os, &free_bytes) == 0)
+			free_text(&s, free_bytes);
+		cat(&s, "%s%s", node->kind[0] ? " " : "",
+		    msg_input(node->kind));
+		cpulist_zero(&cpus);
+		tree_obj_cpus(t, node->attach, &cpus);
+		list = msg_cpus(&cpus);
+		if (width(indent, s) + strlen(list) + 7 <= WIDTH)
+			cat(&s, ", CPUs %s", list);
+		else
+			cat(&s, ", %u CPUs", cpulist_count(&cpus));
+		cat(&s, "%s%s", where, mem ? " <- --mem" : "");
+		add(m, indent, s, -1);
 		free(size);
 	}
 	for (unsigned i = 0; i < t->ndevs; i++) {
@@ -349,6 +426,8 @@ static void plan_lines(struct map *m)
 	const struct topology *t = m->t;
 
 	m->shown = need(calloc(t->nobjs, sizeof(*m->shown)));
+	m->alias = need(calloc(t->nobjs, sizeof(*m->alias)));
+	m->merged = need(calloc(t->nobjs, sizeof(*m->merged)));
 	m->level = need(calloc(t->nobjs, sizeof(*m->level)));
 	m->run = need(malloc((t->nobjs + 1) * sizeof(*m->run)));
 	for (unsigned o = 1; o < t->nobjs; o++) {
@@ -357,11 +436,24 @@ static void plan_lines(struct map *m)
 
 		while (box > 0 && !m->shown[box])
 			box = t->objs[box].parent;
+		m->alias[o] = -1;
 		m->level[o] = box > 0 ? m->level[box] + 1 : 0;
 		if (is_unit(t, (int)o) || type == TOPO_PU)
 			continue;
 		m->shown[o] = type == TOPO_PACKAGE || type == TOPO_DIE ||
-			      type == TOPO_L3 || has_attachments(t, (int)o);
+			      type == TOPO_GROUP || type == TOPO_L3 ||
+			      has_attachments(t, (int)o);
+		/* One line for two objects with the same CPUs (EPYC's die
+		 * and L3), unless something hangs from the outer one. */
+		if (m->shown[o] && box > 0 &&
+		    t->objs[box].pu_first == t->objs[o].pu_first &&
+		    t->objs[box].pu_count == t->objs[o].pu_count &&
+		    !has_attachments(t, box)) {
+			m->shown[box] = false;
+			m->merged[box] = true;
+			m->alias[o] = box;
+			m->level[o] = m->level[box];
+		}
 	}
 }
 
@@ -372,6 +464,24 @@ static int box_of(const struct map *m, int o)
 	while (box > 0 && !m->shown[box])
 		box = m->t->objs[box].parent;
 	return box > 0 ? box : -1;
+}
+
+/* The names on o's line: its own, after those of the objects it stands
+ * for ("die:0 l3:0"). */
+static void line_name(const struct map *m, int o, char *buf, size_t size)
+{
+	size_t n = 0;
+	char one[64];
+
+	buf[0] = '\0';
+	if (m->alias[o] >= 0) {
+		line_name(m, m->alias[o], buf, size);
+		n = strlen(buf);
+		if (n + 1 < size)
+			buf[n++] = ' ';
+	}
+	location_name(m->t, o, one, sizeof(one));
+	snprintf(buf + n, size - n, "%s", one);
 }
 
 static void walk(struct map *m)
@@ -399,9 +509,10 @@ static void walk(struct map *m)
 		if (!m->shown[o])
 			continue;
 		flush(m);
-		location_name(t, (int)o, loc, sizeof(loc));
+		line_name(m, (int)o, loc, sizeof(loc));
 		indent = 2 * (m->level[o] + 1);
-		if (t->objs[o].type == TOPO_L3) {
+		if (t->objs[o].type == TOPO_L3 ||
+		    t->objs[o].type == TOPO_GROUP) {
 			add(m, indent, text("%s", loc), (int)o);
 		} else {
 			struct cpuset cpus;
@@ -550,20 +661,23 @@ static void print_map(struct map *m)
 	const struct topology *t = m->t;
 	bool in_colour = colour();
 
-	printf("%s: %u package%s, %u NUMA node%s, %u L3, %u core%s, %u PU%s\n",
-	       t->source, tree_count(t, TOPO_PACKAGE),
+	printf("%s: %u package%s, %u NUMA node%s, %u L3, ", t->source,
+	       tree_count(t, TOPO_PACKAGE),
 	       tree_count(t, TOPO_PACKAGE) == 1 ? "" : "s", t->nnuma,
-	       t->nnuma == 1 ? "" : "s", tree_count(t, TOPO_L3),
-	       tree_count(t, TOPO_CORE),
+	       t->nnuma == 1 ? "" : "s", tree_count(t, TOPO_L3));
+	if (tree_count(t, TOPO_GROUP))
+		printf("%u group%s, ", tree_count(t, TOPO_GROUP),
+		       tree_count(t, TOPO_GROUP) == 1 ? "" : "s");
+	printf("%u core%s, %u PU%s\n", tree_count(t, TOPO_CORE),
 	       tree_count(t, TOPO_CORE) == 1 ? "" : "s", t->npus,
 	       t->npus == 1 ? "" : "s");
-	if (m->legend)
-		printf("cores: 'core:A-B  X + Y' gives the i-th core of A-B "
-		       "the i-th CPU of X and of Y\n");
+	if (m->legend[0])
+		printf("%s\n", m->legend);
 	for (unsigned i = 0; i < m->nlines; i++) {
 		struct line *l = &m->lines[i];
 
-		/* An L3 whose cores make one run shares its line. */
+		/* An L3 or group whose cores make one run shares its
+		 * line. */
 		if (l->l3 >= 0 && i + 1 < m->nlines && m->lines[i + 1].l3 < 0 &&
 		    m->lines[i + 1].indent == l->indent + 2 &&
 		    (i + 2 >= m->nlines ||
@@ -606,10 +720,12 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	const struct topology *t = m->t;
 	const struct context *ctx = m->ctx;
 	struct json j = { 0 };
+	unsigned long long free_bytes;
 	struct cpuset cpus;
 	char loc[64];
 
 	json_open(&j, '{');
+	json_version(&j);
 	json_key(&j, "topology");
 	json_open(&j, '{');
 	output_json_counts(&j, t);
@@ -619,11 +735,14 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_key(&j, "objects");
 	json_open(&j, '[');
 	for (unsigned o = 1; o < t->nobjs; o++) {
-		if (!m->shown[o])
+		int in = t->objs[o].parent;
+
+		if (!m->shown[o] && !m->merged[o])
 			continue;
+		while (in > 0 && !m->shown[in] && !m->merged[in])
+			in = t->objs[in].parent;
 		json_object(&j, t, (int)o);
-		location_name(t, box_of(m, (int)o) < 0 ? 0 : box_of(m, (int)o),
-			      loc, sizeof(loc));
+		location_name(t, in > 0 ? in : 0, loc, sizeof(loc));
 		json_key(&j, "in");
 		json_string(&j, loc);
 		json_close(&j, '}');
@@ -635,7 +754,11 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 		if (!is_unit(t, (int)o))
 			continue;
 		json_object(&j, t, (int)o);
+		/* a string, as a NUMA node's kind is; the rank apart */
 		json_key(&j, "kind");
+		json_string(&j, kind_word(t, (int)o) +
+				    strspn(kind_word(t, (int)o), " "));
+		json_key(&j, "kind_rank");
 		json_int(&j, t->objs[t->pus[t->objs[o].pu_first]].kind);
 		json_close(&j, '}');
 	}
@@ -653,6 +776,12 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 		json_int(&j, (long long)t->numa[n].bytes);
 		json_key(&j, "kind");
 		json_string(&j, t->numa[n].kind);
+		json_key(&j, "free_bytes");
+		if (t->this_system &&
+		    host_node_free(t->numa[n].os, &free_bytes) == 0)
+			json_int(&j, (long long)free_bytes);
+		else
+			json_null(&j);
 		location_name(t, t->numa[n].attach, loc, sizeof(loc));
 		json_key(&j, "local_to");
 		json_string(&j, loc);
@@ -721,6 +850,8 @@ void list_print(const struct context *ctx, const struct options *o,
 		free(m.lines[i].text);
 	free(m.lines);
 	free(m.shown);
+	free(m.alias);
+	free(m.merged);
 	free(m.level);
 	free(m.run);
 }

@@ -47,6 +47,7 @@ struct eval {
 	const struct topology *t;
 	bool physical;
 	const struct cpuset *all;
+	struct cpuset *dropped;
 	unsigned *end;	       /* objs[o]'s subtree is [o, end[o]) */
 	char *has_node;	       /* some NUMA node is local to objs[o] */
 	char *cpus_everywhere; /* by depth: every object there has CPUs */
@@ -164,6 +165,23 @@ static int parse_type(const char *s, size_t len, int *group)
 		return TOPO_GROUP;
 	}
 	return -1;
+}
+
+bool location_looks_like(const char *w)
+{
+	size_t tlen;
+	int group, type;
+	bool op = *w == '~' || *w == '^' || (*w == 'x' && w[1]);
+
+	w += op;
+	if (op && (!strcasecmp(w, "all") || !strcasecmp(w, "root")))
+		return true;
+	tlen = strspn(w, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+	if (!tlen || w[tlen] != ':' || !w[tlen + 1])
+		return false;
+	type = parse_type(w, tlen, &group);
+	return type >= 0 && type < T_UNSUPPORTED;
 }
 
 /* The number of group levels above depth (so groups are named group0,
@@ -784,6 +802,211 @@ static void suggest_element(const char *e, size_t len, char *out, size_t size)
 		snprintf(out, size, "%.10s:%.40s", type, rest);
 }
 
+/* --- other tools' words --------------------------------------------------- */
+
+/* A mask's bits beyond the machine's last CPU ("ffffffff" for "all" on a
+ * small machine): the kernel ignores them for taskset, so they go here
+ * too, noted for --explain. A CPU inside the machine's range stays, to be
+ * judged as any other; a mask with none inside is left whole. */
+static void drop_beyond(struct eval *ev, struct cpuset *set)
+{
+	int last = cpulist_last(&ev->t->complete);
+
+	/* Nothing inside: the kernel refuses that mask, and pinrun names
+	 * the CPU the machine lacks. */
+	if (cpulist_next(set, -1) > last)
+		return;
+	for (int c = cpulist_next(set, last); c >= 0;
+	     c = cpulist_next(set, c)) {
+		cpulist_del(set, (unsigned)c);
+		if (ev->dropped)
+			cpulist_add(ev->dropped, (unsigned)c);
+	}
+}
+
+/* likwid-pin's domain s[0..len): N the node, S<k> package k, D<k> die k,
+ * C<k> last-level cache k, M<k> NUMA node k, k counting from 0. Its object
+ * (a NUMA node's, the one it is attached to) and its name as a location
+ * ("" for the node); -1 when there is none. */
+static int likwid_domain(const struct topology *t, const char *s, size_t len,
+			 char *name, size_t size)
+{
+	enum topo_type type = s[0] == 'S'   ? TOPO_PACKAGE
+			      : s[0] == 'D' ? TOPO_DIE
+					    : TOPO_L3;
+	unsigned long k = 0;
+	int depth;
+
+	name[0] = '\0';
+	if (len == 1 && s[0] == 'N')
+		return 0;
+	if (len < 2 || !strchr("SDCM", s[0]))
+		return -1;
+	for (size_t i = 1; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]) || k > 100000)
+			return -1;
+		k = k * 10 + (unsigned long)(s[i] - '0');
+	}
+	if (s[0] == 'M') {
+		if (k >= t->nnuma)
+			return -1;
+		snprintf(name, size, "numa:%lu", k);
+		return t->numa[k].attach;
+	}
+	depth = tree_type_depth(t, type);
+	if (depth < 0 || k >= t->levels[depth].count)
+		return -1;
+	snprintf(name, size, "%s:%lu", tree_type_name(type), k);
+	return t->levels[depth].objs[k];
+}
+
+/* The PUs (pus indexes) of object o as likwid-pin numbers a domain's
+ * threads: the first PU of every core, then the second of every core, and
+ * so on ("physical cores first"). Returns how many, or 0. The number of
+ * cores is *ncores. */
+static unsigned likwid_order(const struct topology *t, int o, unsigned *out,
+			     unsigned *ncores)
+{
+	unsigned first = t->objs[o].pu_first, count = t->objs[o].pu_count, n;
+
+	*ncores = 0;
+	n = 0;
+	for (unsigned rank = 0; n < count && rank < count; rank++)
+		for (unsigned i = first; i < first + count; i++) {
+			int core = t->pu_core[i];
+
+			if (i - t->objs[core].pu_first == rank) {
+				out[n++] = i;
+				*ncores += rank == 0;
+			}
+		}
+	return n;
+}
+
+/* One likwid-pin expression (no '@'), s[0..len), as pinrun writes it into
+ * out: "S0:0-1" is package:0.core:0-1.pu:0 (one thread of each of the
+ * first two cores), "E:N:4:1:2" a CPU list. false when it is none. */
+static bool likwid_part(const struct topology *t, const char *s, size_t len,
+			char *out, size_t size)
+{
+	char name[32], text[64], *colon, *end;
+	unsigned *order = malloc((t->npus + 1) * sizeof(*order)), n, ncores;
+	unsigned long v[3] = { 0, 1, 1 };
+	struct cpulist_error e;
+	struct cpuset pos, cpus;
+	bool ok = false, expand = len > 2 && !strncmp(s, "E:", 2);
+	int o;
+
+	if (!order || len >= sizeof(text))
+		goto out;
+	memcpy(text, s + (expand ? 2 : 0), len - (expand ? 2 : 0));
+	text[len - (expand ? 2 : 0)] = '\0';
+	colon = strchr(text, ':');
+	if ((o = likwid_domain(t, text,
+			       colon ? (size_t)(colon - text) : strlen(text),
+			       name, sizeof(name))) < 0 ||
+	    !(n = likwid_order(t, o, order, &ncores)))
+		goto out;
+	cpulist_zero(&cpus);
+	if (!colon) { /* the whole domain */
+		ok = !expand;
+		snprintf(out, size, "%s", name[0] ? name : "all");
+		goto out;
+	}
+	if (expand) { /* E:DOM:COUNT[:CHUNK:STRIDE]: in topology order */
+		char *p = colon + 1;
+
+		for (int i = 0; i < 3 && *p; i++) {
+			if (!isdigit((unsigned char)*p))
+				goto out;
+			v[i] = strtoul(p, &end, 10);
+			p = *end == ':' && i < 2 ? end + 1 : end;
+			if (*end && *end != ':')
+				goto out;
+		}
+		if (*p || !v[0] || !v[1] || v[0] > CPULIST_MAX)
+			goto out;
+		if (v[1] == 1 && v[2] == 1 && v[0] <= n) {
+			snprintf(out, size, "%s%spu:0-%lu", name,
+				 name[0] ? "." : "", v[0] - 1);
+			ok = true;
+			goto out;
+		}
+		for (unsigned long k = 0, at = 0; k < v[0]; at += v[2])
+			for (unsigned long c = 0; c < v[1] && k < v[0];
+			     c++, k++)
+				cpulist_add(
+				    &cpus,
+				    tree_pu_os(t,
+					       t->objs[o].pu_first +
+						   (unsigned)((at + c) % n)));
+	} else { /* DOM:list: positions in likwid's order */
+		if (cpulist_parse_list(colon + 1, &pos, &e) < 0 ||
+		    cpulist_last(&pos) >= (int)n)
+			goto out;
+		if (!strpbrk(colon + 1, ",:") &&
+		    cpulist_last(&pos) < (int)ncores) {
+			snprintf(out, size, "%s%score:%s%s", name,
+				 name[0] ? "." : "", colon + 1,
+				 n > ncores ? ".pu:0" : "");
+			ok = true;
+			goto out;
+		}
+		for (int p = cpulist_next(&pos, -1); p >= 0;
+		     p = cpulist_next(&pos, p))
+			cpulist_add(&cpus, tree_pu_os(t, order[p]));
+	}
+	ok = cpulist_format(&cpus, out, size) < size;
+out:
+	free(order);
+	return ok;
+}
+
+/* Element e[0..len), which failed as hwloc's, in another tool's words:
+ * likwid-pin's domains and expressions ("S0:0-1@S1:0-1"), or numactl's
+ * +list (positions in the allowed set). pinrun's spelling goes to out;
+ * returns which tool's it was. */
+static enum location_foreign foreign_element(const struct eval *ev,
+					     const char *e, size_t len,
+					     char *out, size_t size)
+{
+	struct cpulist_error le;
+	struct cpuset pos, cpus;
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (e[0] == '+') {
+		int c = -1, i = 0;
+
+		if (cpulist_parse_list(e + 1, &pos, &le) < 0 ||
+		    cpulist_last(&pos) >= (int)cpulist_count(ev->all))
+			return LOCATION_NATIVE;
+		cpulist_zero(&cpus);
+		while ((c = cpulist_next(ev->all, c)) >= 0)
+			if (cpulist_has(&pos, (unsigned)i++))
+				cpulist_add(&cpus, (unsigned)c);
+		return cpulist_format(&cpus, out, size) < size
+			   ? LOCATION_NUMACTL
+			   : LOCATION_NATIVE;
+	}
+	for (const char *p = e; p < e + len && n < size;) {
+		size_t plen = strcspn(p, "@");
+
+		if (plen > (size_t)(e + len - p))
+			plen = (size_t)(e + len - p);
+		if (n)
+			out[n++] = ' ';
+		if (n >= size ||
+		    !likwid_part(ev->t, p, plen, out + n, size - n)) {
+			out[0] = '\0';
+			return LOCATION_NATIVE;
+		}
+		n += strlen(out + n);
+		p += plen + (p[plen] == '@');
+	}
+	return n && n < size ? LOCATION_LIKWID : LOCATION_NATIVE;
+}
+
 /* --- elements ----------------------------------------------------------- */
 
 enum op { OP_ADD, OP_CLEAR, OP_AND, OP_XOR };
@@ -804,6 +1027,7 @@ static int eval_element(struct eval *ev, const char *s, struct cpuset *set)
 	case CPULIST_SYNTAX_MASK:
 		if (cpulist_parse_mask(s, set, &err->list) < 0)
 			return fail(err, LOCATION_E_CPULIST, s, strlen(s));
+		drop_beyond(ev, set);
 		return 0;
 	case CPULIST_SYNTAX_LIST:
 		if (cpulist_parse_list(s, set, &err->list) < 0)
@@ -880,8 +1104,31 @@ static int eval_all(struct eval *ev, char *buf, const char *spec,
 			    e[1])
 				snprintf(meant, sizeof(meant), "all ~%s",
 					 e + 1);
-			else if (err->code == LOCATION_E_TYPE ||
-				 err->code == LOCATION_E_NO_INDEX)
+			else if (p[strspn(p, BLANKS)] &&
+				 ((err->code == LOCATION_E_TYPE &&
+				   op == OP_ADD && !strcmp(e, "x")) ||
+				  (err->code == LOCATION_E_OPERATOR && !*e))) {
+				/* "x core:0": the operator, then a space */
+				size_t next =
+				    strcspn(p + strspn(p, BLANKS), BLANKS);
+
+				err->foreign = LOCATION_SPACED;
+				err->at = e - (*e != 'x');
+				err->len = 1;
+				snprintf(err->suggest, sizeof(err->suggest),
+					 "%.*s%c%.*s%s", (int)(err->at - buf),
+					 spec, *err->at, (int)next,
+					 p + strspn(p, BLANKS),
+					 p + strspn(p, BLANKS) + next);
+				return -1;
+			} else if (err->code == LOCATION_E_TYPE &&
+				   (err->foreign =
+					foreign_element(ev, e, strlen(e), meant,
+							sizeof(meant)))) {
+				err->at = e;
+				err->len = strlen(e);
+			} else if (err->code == LOCATION_E_TYPE ||
+				   err->code == LOCATION_E_NO_INDEX)
 				suggest_element(e, strlen(e), meant,
 						sizeof(meant));
 			/* The whole input, with that element mended. */
@@ -929,6 +1176,9 @@ int location_eval(const struct topology *t, const char *spec,
 	ev.physical = opts && opts->physical;
 	err->physical = ev.physical;
 	ev.all = opts && opts->all ? opts->all : &t->usable;
+	ev.dropped = opts ? opts->dropped : NULL;
+	if (ev.dropped)
+		cpulist_zero(ev.dropped);
 	for (const char *p = spec; *p; p++)
 		err->nelems +=
 		    !strchr(BLANKS, *p) && (p == spec || strchr(BLANKS, p[-1]));

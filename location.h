@@ -33,8 +33,18 @@ enum location_err {
 	LOCATION_E_NOMEM,
 };
 
+/* Another tool's way of writing CPUs, recognized where it fails here:
+ * suggest then holds pinrun's way. */
+enum location_foreign {
+	LOCATION_NATIVE = 0,
+	LOCATION_LIKWID,  /* likwid-pin's S0:0-1, N:0-3, E:N:2, M1 */
+	LOCATION_NUMACTL, /* numactl's +0-1: positions in the allowed set */
+	LOCATION_SPACED,  /* hwloc's operator apart from its location */
+};
+
 struct location_error {
 	enum location_err code;
+	enum location_foreign foreign;
 	const char *at; /* the offending part of the input */
 	size_t len;
 	const char *elem; /* the location (element) it is in */
@@ -63,6 +73,10 @@ struct location_opts {
 	bool physical; /* indexes are OS indexes, as hwloc-calc -p reads them */
 	const struct cpuset *all; /* what "all" and "root" name (NULL: every
 				   * PU of the topology) */
+	/* Where to note the CPUs a mask names beyond the machine's last one,
+	 * which are dropped as taskset (the kernel) drops them ("ffffffff"
+	 * on 2 CPUs is CPUs 0-1); NULL: not noted. */
+	struct cpuset *dropped;
 };
 
 /* Evaluate spec: locations separated by blanks, each one a type:index
@@ -77,6 +91,13 @@ struct location_opts {
 int location_eval(const struct topology *t, const char *spec,
 		  const struct location_opts *opts, struct cpuset *set,
 		  struct location_error *err);
+
+/* Whether word reads as one location without a topology: a type:index
+ * chain of a CPU object type ("core:0", "numa:1.core:0-3"), or with an
+ * operator before it ("~core:0", "xcore:0"), or an operator and "all" or
+ * "root". For the command line, to tell a location the shell split off
+ * from a command. */
+bool location_looks_like(const char *word);
 
 /* location_eval with logical indexes. */
 int location_parse(const struct topology *t, const char *spec,

@@ -63,22 +63,58 @@ int msg_close_stdout(int status)
  * "...". */
 #define INPUT_MAX 200
 
+/* The length of the well-formed UTF-8 sequence at s (at most max bytes),
+ * its code point in *cp; 0 when the bytes there are not one. */
+static size_t utf8_sequence(const unsigned char *s, size_t max, unsigned *cp)
+{
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+	unsigned v;
+
+	if (!n || s[0] >= 0xf5 || n > max)
+		return 0;
+	v = s[0] & (0x7fu >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are no characters. */
+	if ((n == 2 && v < 0x80) || (n == 3 && v < 0x800) ||
+	    (n == 4 && (v < 0x10000 || v > 0x10ffff)) ||
+	    (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
 const char *msg_input_n(const char *s, size_t len)
 {
-	static char bufs[4][INPUT_MAX * 4 + 8];
+	static char bufs[4][INPUT_MAX * 10 + 8];
 	static unsigned next;
 	char *buf = bufs[next++ % 4], *p = buf;
-	size_t i;
+	size_t i, n, end = strnlen(s, len);
 
-	for (i = 0; i < len && s[i] && p - buf < INPUT_MAX; i++) {
+	/* Whatever is not printable ASCII is escaped, and always whole: a
+	 * character as \u2013 (\U0001f600 beyond 16 bits), a byte that is
+	 * not part of one as \xc3, so that no message carries half a
+	 * character or a byte a terminal would misread. */
+	for (i = 0; i < end && p - buf < INPUT_MAX; i += n) {
 		unsigned char c = (unsigned char)s[i];
+		unsigned cp;
 
-		if (c < 0x20 || c == 0x7f)
+		n = c >= 0x80 ? utf8_sequence((const unsigned char *)s + i,
+					      end - i, &cp)
+			      : 0;
+		if (n && cp > 0xffff)
+			p += sprintf(p, "\\U%08x", cp);
+		else if (n)
+			p += sprintf(p, "\\u%04x", cp);
+		else if ((n = 1) && (c < 0x20 || c >= 0x7f))
 			p += sprintf(p, "\\x%02x", c);
 		else
 			*p++ = (char)c;
 	}
-	if (i < len && s[i])
+	if (i < end)
 		p += sprintf(p, "...");
 	*p = '\0';
 	return buf;

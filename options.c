@@ -18,6 +18,7 @@
 #include "cpulist.h"
 #include "devices.h"
 #include "errors.h"
+#include "location.h"
 #include "memory.h"
 #include "message.h"
 #include "options.h"
@@ -360,6 +361,29 @@ static bool parse_number(const char *s, unsigned long limit, unsigned long *out)
 	return !*end && !errno && *out < limit;
 }
 
+/* A taskset list of indexes ("0,1", "0-3") as a union of locations of
+ * type ("numa:0 numa:1", "numa:0-3"), into buf: how a list of domains is
+ * written where pinrun takes one. false when list is no such list. */
+static bool domain_union(const char *type, const char *list, char *buf,
+			 size_t size)
+{
+	struct cpulist_error e;
+	struct cpuset set;
+	size_t n = 0;
+
+	if (cpulist_parse_list(list, &set, &e) < 0 || strchr(list, ':'))
+		return false;
+	buf[0] = '\0';
+	for (const char *p = list; *p && n < size; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+
+		n += (size_t)snprintf(buf + n, size - n, "%s%s:%.*s",
+				      n ? " " : "", type, (int)len, p);
+		p += len;
+	}
+	return n < size;
+}
+
 /* "; did you mean --name=WORD?" when arg is a near miss of one of words,
  * else "". */
 static const char *near_word(const char *name, const char *arg,
@@ -421,6 +445,12 @@ static void parse_which(struct options *o, const struct policy_option *p,
 		[POLICY_SAME_NUMA] = " numa node numanode ",
 		[POLICY_SAME_CACHE] = " l3 l3cache cache ",
 	};
+	/* how --cpus names the same objects */
+	static const char *const location_words[] = {
+		[POLICY_SAME_CHIP] = "package",
+		[POLICY_SAME_NUMA] = "numa",
+		[POLICY_SAME_CACHE] = "l3",
+	};
 	unsigned long n;
 
 	o->which = WHICH_CURRENT;
@@ -461,6 +491,14 @@ static void parse_which(struct options *o, const struct policy_option *p,
 	}
 	if (!parse_number(arg, UINT_MAX, &n)) {
 		const char *hint = near_word(p->name, arg, words, 2);
+		char several[256];
+
+		if (domain_union(location_words[p->kind], arg, several,
+				 sizeof(several)))
+			msg_usage("invalid --%s value '%s': expected current, "
+				  "idle or %s; several at once are --cpus '%s'",
+				  p->name, msg_input(arg), domain_word[p->kind],
+				  several);
 
 		msg_usage("invalid --%s value '%s': expected current, idle or "
 			  "%s%s",
@@ -626,6 +664,178 @@ static pid_t parse_pid(const char *arg, const char *what)
 	return (pid_t)n;
 }
 
+/* --- other tools' habits -------------------------------------------------- */
+
+/* What word processors and chat make of "--". */
+static const char *dash_name(const char *w)
+{
+	if (!strncmp(w, "\xe2\x80\x93", 3))
+		return "an en dash (U+2013)";
+	if (!strncmp(w, "\xe2\x80\x94", 3))
+		return "an em dash (U+2014)";
+	return NULL;
+}
+
+/* A dash pasted for "--": alone, or before an option's name. */
+static void check_dash(const char *w)
+{
+	const char *name = dash_name(w), *rest = w + 3;
+
+	if (!name)
+		return;
+	rest += strspn(rest, "-");
+	if (!*rest)
+		msg_usage("'%s' is %s, not --", msg_input(w), name);
+	msg_usage("'%s' starts with %s, not --: type %s%s", msg_input(w), name,
+		  rest[1] ? "--" : "-", msg_input(rest));
+}
+
+/* What a word of a CPU specification is, when the shell split it off or
+ * it came before the policy (taskset's and hwloc-bind's places): "a CPU
+ * list", "a CPU mask", "a location", or NULL. */
+static const char *spec_word(const char *w)
+{
+	struct cpulist_error e;
+	struct cpuset set;
+
+	if (isdigit((unsigned char)w[0]))
+		switch (cpulist_syntax(w)) {
+		case CPULIST_SYNTAX_MASK:
+			return cpulist_parse_mask(w, &set, &e) == 0
+				   ? "a CPU mask"
+				   : NULL;
+		case CPULIST_SYNTAX_LIST:
+			return cpulist_parse_list(w, &set, &e) == 0
+				   ? "a CPU list"
+				   : NULL;
+		default:
+			return NULL;
+		}
+	return location_looks_like(w) ? "a location" : NULL;
+}
+
+/* The words from command on that belong to a CPU specification, joined
+ * as one argument would have them into buf ("package:1 xcore:0-20" from
+ * "package:1" "x" "core:0-20"); how many. */
+static unsigned spec_words(char **command, char *buf, size_t size)
+{
+	unsigned n = 0;
+
+	buf[0] = '\0';
+	for (; command[n]; n++) {
+		const char *w = command[n];
+		bool op = strlen(w) == 1 && strchr("~x^", w[0]);
+		size_t len = strlen(buf);
+
+		if (op && command[n + 1] && location_looks_like(command[n + 1]))
+			snprintf(buf + len, size - len, "%s%s%s",
+				 len ? " " : "", w, command[++n]);
+		else if (spec_word(w))
+			snprintf(buf + len, size - len, "%s%s", len ? " " : "",
+				 w);
+		else
+			break;
+	}
+	return n;
+}
+
+/* The command's first words, when they are what the user meant to give
+ * --cpus: taskset's "pinrun 0-3 cmd", hwloc-bind's "pinrun core:0 -- cmd",
+ * or a location the shell split off --cpus's argument ("--cpus package:0
+ * ~core:0 cmd" would run "~core:0"). After "--" with a policy, the command
+ * is what the user said it is. */
+static void check_command(const struct options *o, bool after_dashes)
+{
+	const char *w = o->command[0], *what = spec_word(w);
+	char spec[512];
+	unsigned n;
+
+	check_dash(w);
+	if (o->policy == POLICY_NONE && !o->show && !o->near && !o->list &&
+	    what) {
+		n = spec_words(o->command, spec, sizeof(spec));
+		if (n == 1 && !strcmp(what, "a CPU list") &&
+		    strspn(w, "0123456789") == strlen(w))
+			msg_usage("'%s' is a CPU list: did you mean --cpus %s? "
+				  "(taskset's mask %s is --cpus 0x%s)",
+				  w, w, w, w);
+		if (n == 1)
+			msg_usage("'%s' is %s: did you mean --cpus %s?",
+				  msg_input(w), what, msg_input(w));
+		msg_usage("'%s' are locations: did you mean --cpus '%s'?",
+			  msg_input(spec), msg_input(spec));
+	}
+	if (o->policy != POLICY_CPUS || after_dashes ||
+	    !(n = spec_words(o->command, spec, sizeof(spec))))
+		return;
+	if (location_looks_like(w))
+		msg_usage("'%s' looks like a location: quote the whole --cpus "
+			  "argument: --cpus '%s %s'",
+			  msg_input(w), msg_input(o->spec), msg_input(spec));
+	if (w[0] && !w[1]) /* hwloc's operator, then a space */
+		msg_usage("'%s %s' looks like a location: quote the whole "
+			  "--cpus argument: --cpus '%s %s'",
+			  w, msg_input(o->command[1]), msg_input(o->spec),
+			  msg_input(spec));
+}
+
+/* An option's value that is the next option: "--cpus --dry-run" would
+ * take "--dry-run" as the CPUs and then run the command. */
+static void check_value(const char *option, const char *value, const char *arg)
+{
+	const char *dash = dash_name(value);
+
+	if (value[0] != '-' ||
+	    (value[1] != '-' && !isalpha((unsigned char)value[1])))
+		;
+	else if (strstr(arg, "<file>") || strstr(arg, "<src>"))
+		msg_usage("%s took '%s' as its value: write %s%s before it "
+			  "(./%s for a file of that name)",
+			  msg_input(option), msg_input(value),
+			  msg_input(option), arg, msg_input(value));
+	else
+		msg_usage("%s took '%s' as its value: write %s%s before it",
+			  msg_input(option), msg_input(value),
+			  msg_input(option), arg);
+	if (dash)
+		msg_usage("%s took '%s' as its value: it is %s, not --",
+			  msg_input(option), msg_input(value), dash);
+}
+
+/* numactl's short options, which getopt refuses: what pinrun calls them,
+ * value included when it reads as one. */
+static void __attribute__((noreturn)) numactl_option(int opt, const char *value)
+{
+	char nodes[256];
+
+	if (opt == 'C' && value && spec_word(value))
+		msg_usage("invalid option -- 'C': numactl's -C %s is --cpus %s",
+			  msg_input(value), msg_input(value));
+	if (opt == 'C')
+		msg_usage("invalid option -- 'C': numactl's -C is --cpus");
+	if (opt == 'N' && value && strspn(value, "0123456789") == strlen(value))
+		msg_usage("invalid option -- 'N': numactl's -N %s is "
+			  "--same-numa=%s",
+			  value, value);
+	if (opt == 'N' && value &&
+	    domain_union("numa", value, nodes, sizeof(nodes)))
+		msg_usage("invalid option -- 'N': numactl's -N %s is --cpus "
+			  "'%s'",
+			  value, nodes);
+	if (opt == 'N')
+		msg_usage("invalid option -- 'N': numactl's -N is "
+			  "--same-numa=<node>");
+	if (opt == 'l')
+		msg_usage("invalid option -- 'l': numactl's -l is --mem=local");
+	if (value && domain_union("numa", value, nodes, sizeof(nodes)))
+		msg_usage("invalid option -- '%c': numactl's -%c %s is "
+			  "--mem=%s:%s",
+			  opt, opt, value, opt == 'm' ? "bind" : "interleave",
+			  value);
+	msg_usage("invalid option -- '%c': numactl's -%c is --mem=%s:<nodes>",
+		  opt, opt, opt == 'm' ? "bind" : "interleave");
+}
+
 /* The other tools' spellings of pinrun's options. */
 static const struct {
 	const char *name, *instead;
@@ -684,8 +894,17 @@ long_option_error(const char *word, const struct option *longopts)
 /* getopt_long's complaint, worded as util-linux words it, with what was
  * probably meant. */
 static void __attribute__((noreturn))
-option_error(const char *word, int opt, const struct option *longopts)
+option_error(char **argv, int optind_now, int opt,
+	     const struct option *longopts)
 {
+	const char *word = argv[optind_now - 1], *next = argv[optind_now];
+
+	if (opt && strchr("CNmil", opt))
+		numactl_option(
+		    opt, next && next[0] == '-' && next[1] == opt && next[2]
+			     ? next + 2
+			 : word[0] == '-' && word[1] == opt && !word[2] ? next
+									: NULL);
 	if (opt == 'c')
 		msg_usage("option requires an argument -- 'c'");
 	if (opt == 'p')
@@ -703,6 +922,17 @@ option_error(const char *word, int opt, const struct option *longopts)
 	if (!strncmp(word, "--", 2) && word[2])
 		long_option_error(word, longopts);
 	msg_usage("unrecognized option '%s'", msg_input(word));
+}
+
+/* How --help writes the value of the option getopt returned as c. */
+static const char *value_words(int c)
+{
+	if (c == 'c' || c == OPT_POLICY + (int)NPOLICIES - 1)
+		return policy_options[NPOLICIES - 1].arg;
+	for (size_t i = 0; i < NOTHERS; i++)
+		if (other_options[i].val == c)
+			return other_options[i].arg;
+	return "";
 }
 
 static void fill_longopts(struct option *longopts)
@@ -736,6 +966,8 @@ const struct options *options_parse(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+c:nf::hVq", longopts, NULL)) !=
 	       -1) {
+		if (optarg && optarg == argv[optind - 1] && optind >= 2)
+			check_value(argv[optind - 2], optarg, value_words(c));
 		if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES) {
 			set_policy(&o, &policy_options[c - OPT_POLICY], optarg);
 			policy_end = optarg ? 0 : optind;
@@ -834,7 +1066,7 @@ const struct options *options_parse(int argc, char **argv)
 			printf("pinrun %s\n", PINRUN_VERSION);
 			exit(msg_close_stdout(PINRUN_EXIT_OK));
 		default:
-			option_error(argv[optind - 1], optopt, longopts);
+			option_error(argv, optind, optopt, longopts);
 		}
 	}
 	if (policy_end && policy_end == optind)
@@ -849,7 +1081,16 @@ const struct options *options_parse(int argc, char **argv)
 			msg_usage("--show takes one pid, after its options");
 	} else if (optind < argc) {
 		o.command = argv + optind;
+		check_command(&o, !strcmp(argv[optind - 1], "--"));
 	}
+	/* taskset -p PID asks; pinrun --pid PID moves, so it needs a policy. */
+	if ((o.pid || tid) && !o.show && !o.list && o.policy == POLICY_NONE &&
+	    !o.near)
+		msg_usage("--%s %d re-places a %s and needs a policy; to see "
+			  "where it may run, use --show %d",
+			  tid ? "tid" : "pid", tid ? (int)tid : (int)o.pid,
+			  tid ? "thread" : "process",
+			  tid ? (int)tid : (int)o.pid);
 	check_rules(given_flags(&o) | (tid ? F_TID : 0));
 	if (tid) {
 		o.pid = tid;

@@ -395,6 +395,28 @@ static void explain_memory(const struct context *ctx, const struct options *o)
 			 msg_cpus(&ctx->mem_nodes), from[ctx->mem_from]);
 }
 
+/* How --cpus or --hot= read a spec that taskset reads otherwise. */
+static void explain_spec(const struct context *ctx, const struct options *o)
+{
+	const char *s = o->spec,
+		   *what = o->policy == POLICY_HOT ? "--hot=" : "--cpus";
+
+	if (!s)
+		return;
+	if (*s && strspn(s, "0123456789") == strlen(s))
+		msg_note("%s: '%s' read as a CPU list (taskset reads digits "
+			 "alone as a mask: its %s is --cpus 0x%s)",
+			 what, s, s, s);
+	else if (cpulist_syntax(s) == CPULIST_SYNTAX_MASK &&
+		 strncasecmp(s, "0x", 2))
+		msg_note("%s: '%s' read as a hex mask, as taskset reads it",
+			 what, msg_input(s));
+	if (!cpulist_empty(&ctx->spec_dropped))
+		msg_note("%s: CPUs %s of the mask are beyond this machine's "
+			 "and dropped, as taskset drops them",
+			 what, msg_cpus(&ctx->spec_dropped));
+}
+
 static void explain_choice(const struct context *ctx, const struct options *o,
 			   const struct policy_plan *plan)
 {
@@ -437,6 +459,7 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 			msg_note("%s: as given", o->policy_text);
 		break;
 	}
+	explain_spec(ctx, o);
 	if (o->policy != POLICY_NONE)
 		msg_note("rule: %s", rules[o->policy]);
 	if (o->mem_given)
@@ -678,6 +701,7 @@ void output_json(const struct context *ctx, const struct options *o,
 
 	tree_local_numa(t, &plan->cpus, &nodes);
 	json_open(&j, '{');
+	json_version(&j);
 	json_key(&j, "policy");
 	json_string(&j,
 		    o->policy == POLICY_NONE ? "near" : policy_name(o->policy));
@@ -790,6 +814,7 @@ void output_show(const struct options *o, const struct topology *t)
 		struct json j = { 0 };
 
 		json_open(&j, '{');
+		json_version(&j);
 		json_key(&j, "pid");
 		json_int(&j, pid);
 		json_set(&j, "cpus", &cpus);

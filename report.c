@@ -175,6 +175,7 @@ static void line(struct report *r, pid_t pid, double end, int status,
 		return;
 	json_reset(j);
 	json_open(j, '{');
+	json_version(j);
 	json_key(j, "pid");
 	json_int(j, pid);
 	json_key(j, "ppid");

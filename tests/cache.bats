@@ -235,11 +235,51 @@ same_as_uncached() {
 	[ "$(cache_state --same-chip)" = "not used: no cache directory of this user's own" ]
 	same_as_uncached --same-chip --json
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
-	# A link higher up is not followed either.
-	rm "$XDG_CACHE_HOME/pinrun"
-	ln -s "$XDG_CACHE_HOME" "$BATS_TEST_TMPDIR/link"
-	[ "$(XDG_CACHE_HOME=$BATS_TEST_TMPDIR/link cache_state --same-chip)" = "not used: no cache directory of this user's own" ]
-	[ ! -e "$XDG_CACHE_HOME/pinrun" ]
+}
+
+# --- homes reached through links (issue 20: /home -> var/home) -----------------
+
+@test "a home reached through links keeps its cache: /home -> var/home, ~/.cache -> scratch" {
+	local root=$BATS_TEST_TMPDIR/sys
+	unset XDG_CACHE_HOME
+	mkdir -p "$root/var/home/me" "$root/scratch/me"
+	ln -s var/home "$root/home"
+	[ "$(HOME=$root/home/me cache_state --same-chip)" = "miss, stored" ]
+	[ "$(HOME=$root/home/me cache_state --same-chip)" = "hit" ]
+	[ -f "$(machine_file "$root/var/home/me/.cache")" ]
+	HOME=$root/home/me same_as_uncached --same-chip --json
+	# ~/.cache a link to the user's own scratch directory, and
+	# XDG_CACHE_HOME through a link.
+	ln -s "$root/scratch/me" "$root/var/home/me/.cache2"
+	[ "$(XDG_CACHE_HOME=$root/home/me/.cache2 cache_state --same-chip)" = "miss, stored" ]
+	[ "$(XDG_CACHE_HOME=$root/home/me/.cache2 cache_state --same-chip)" = "hit" ]
+	[ -f "$(machine_file "$root/scratch/me")" ]
+	# A link that leads nowhere is not followed, nor its target made.
+	ln -s "$root/scratch/me/new" "$root/var/home/me/.cache3"
+	[ "$(XDG_CACHE_HOME=$root/home/me/.cache3 cache_state --same-chip)" = "not used: no cache directory of this user's own" ]
+	[ ! -e "$root/scratch/me/new" ]
+}
+
+@test "a link into another user's directory, or one others can write, keeps the cache refused" {
+	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root to make another user's directory"
+	local root=$BATS_TEST_TMPDIR/sys
+	unset XDG_CACHE_HOME
+	mkdir -p "$root/var/home/alice/.cache" "$root/var/home/me" "$root/open/me" "$root/sticky/me"
+	chown -R 65534:65534 "$root/var/home/alice"
+	ln -s var/home "$root/home"
+	ln -s ../alice "$root/var/home/me/to-alice"
+	[ "$(HOME=$root/home/me/to-alice cache_state --same-chip)" = "not used: no cache directory of this user's own" ]
+	[ -z "$(find "$root/var/home/alice" -user 0)" ] || fail "root created $(find "$root/var/home/alice" -user 0)"
+	HOME=$root/home/me/to-alice same_as_uncached --same-chip --json
+	# A directory on the way that others can write, not sticky.
+	chmod 0777 "$root/open"
+	ln -s "$root/open/me" "$root/var/home/me/to-open"
+	[ "$(XDG_CACHE_HOME=$root/home/me/to-open cache_state --same-chip)" = "not used: no cache directory of this user's own" ]
+	[ ! -e "$root/open/me/pinrun" ]
+	# The same directory made sticky, as /tmp is: the user's own below it.
+	chmod 1777 "$root/open"
+	[ "$(XDG_CACHE_HOME=$root/home/me/to-open cache_state --same-chip)" = "miss, stored" ]
+	[ "$(XDG_CACHE_HOME=$root/home/me/to-open cache_state --same-chip)" = "hit" ]
 }
 
 @test "a cache directory deeper than 128 levels is not used, nor one cut short" {

@@ -96,7 +96,7 @@ load test_helper
 @test "--json and --dry-run with a command print the plan and run nothing" {
 	run --separate-stderr "$PINRUN" --cpus 0 --json -- touch "$BATS_TEST_TMPDIR/ran"
 	assert_success
-	[[ "$output" == '{"policy":"cpus",'* ]] || fail "$output"
+	[[ "$output" == '{"version":1,"policy":"cpus",'* ]] || fail "$output"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 	run --separate-stderr "$PINRUN" --hot=0 --dry-run -- touch "$BATS_TEST_TMPDIR/ran"
 	assert_success

@@ -102,8 +102,9 @@ list_marks() {
 
 # Every CPU the core lines of a --list show, one a line (with repeats).
 list_cpus() {
-	grep -E '^ *(l3:[0-9]+  )?(core|pu):[0-9]' |
-		sed -E 's/^ *(l3:[0-9]+  )?(core|pu):[0-9-]+  //; s/  (fast|slow|kind [0-9]+)$//; s/ \([0-9]+ per core\)//' |
+	# After the objects that share a run's line: "die:0 l3:0  ", "group:3  ".
+	grep -E '^ *(([a-z0-9]+:[0-9]+ )*[a-z0-9]+:[0-9]+  )?(core|pu):[0-9]' |
+		sed -E 's/^ *(([a-z0-9]+:[0-9]+ )*[a-z0-9]+:[0-9]+  )?(core|pu):[0-9-]+  //; s/  (fast|slow|kind [0-9]+)$//; s/ \([0-9]+ per core\)//' |
 		tr -d '[]' | sed 's/ + /,/g' | tr ',' '\n' | expand_strides
 }
 

@@ -64,7 +64,7 @@ load devices
 	local f=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml
 	run --separate-stderr "$PINRUN" --topology "$f" --near=mlx5_2 --spread=2 --json --explain
 	assert_success
-	assert_output '{"policy":"spread","reason":"given","cpus":"96,136","count":2,"objects":["pu:80","pu:120"],"slots":["96","136"],"numa":"8","allowed":"96-175","excluded":{"offline":"","cgroup":"","unusable":"0-7,88-95","affinity":"","kind":"","near":"8-87","share":"","smt":""},"near":{"name":"mlx5_2","type":"openfabrics","subtype":"","pci":"0033:01:00.0","local_to":"package:1","cpus":"96-175","numa":"8"},"topology":{"source":"XML file","packages":2,"numa_nodes":2,"l3":20,"cores":40,"pus":160}}'
+	assert_output '{"version":1,"policy":"spread","reason":"given","cpus":"96,136","count":2,"objects":["pu:80","pu:120"],"slots":["96","136"],"numa":"8","allowed":"96-175","excluded":{"offline":"","cgroup":"","unusable":"0-7,88-95","affinity":"","kind":"","near":"8-87","share":"","smt":""},"near":{"name":"mlx5_2","type":"openfabrics","subtype":"","pci":"0033:01:00.0","local_to":"package:1","cpus":"96-175","numa":"8"},"topology":{"source":"XML file","packages":2,"numa_nodes":2,"l3":20,"cores":40,"pus":160}}'
 	[ "${stderr_lines[2]}" = "pinrun: near mlx5_2 (openfabrics, pci 0033:01:00.0): local to package:1, CPUs 96-175" ] || fail "$stderr"
 	[ "${stderr_lines[3]}" = "pinrun: excluded 8-87: not near mlx5_2" ] || fail "$stderr"
 }
@@ -72,7 +72,7 @@ load devices
 @test "--near alone places on every allowed CPU near the device, as policy \"near\"" {
 	run "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --near=cuda1 --json
 	assert_success
-	assert_output --partial '{"policy":"near","reason":"given","cpus":"0-17,36-53","count":36,"objects":["package:0"],'
+	assert_output --partial '{"version":1,"policy":"near","reason":"given","cpus":"0-17,36-53","count":36,"objects":["package:0"],'
 	run --separate-stderr "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --near=cuda1 --explain -n
 	assert_output "0-17,36-53"
 	[ "${stderr_lines[3]}" = "pinrun: --near=cuda1: every allowed CPU near the device" ] || fail "$stderr"

@@ -210,3 +210,124 @@ setup() {
 	bad "CPU $(expand "$allowed" | cut -d, -f1) is not in the allowed set $second (use --all to leave the inherited mask)" \
 		--share 2/2 --cpus "$(expand "$allowed" | cut -d, -f1)" -- true
 }
+
+# --- other tools' habits (issue 20): one line naming the word and the fix ----
+
+# bad_usage, and the command given after the habit never ran.
+not_run() {
+	bad_usage "$@"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "the command ran"
+}
+
+@test "habit: taskset's list or mask before the command" {
+	not_run "'0-3' is a CPU list: did you mean --cpus 0-3?" 0-3 touch "$BATS_TEST_TMPDIR/ran"
+	not_run "'0xff' is a CPU mask: did you mean --cpus 0xff?" 0xff touch "$BATS_TEST_TMPDIR/ran"
+	not_run "'3' is a CPU list: did you mean --cpus 3? (taskset's mask 3 is --cpus 0x3)" 3 touch "$BATS_TEST_TMPDIR/ran"
+}
+
+@test "habit: hwloc-bind's locations before the command" {
+	not_run "'core:0' is a location: did you mean --cpus core:0?" core:0 -- touch "$BATS_TEST_TMPDIR/ran"
+	not_run "'package:0 ~core:0' are locations: did you mean --cpus 'package:0 ~core:0'?" package:0 ~core:0 -- touch "$BATS_TEST_TMPDIR/ran"
+}
+
+@test "habit: an en dash or em dash pasted for --" {
+	not_run "'\\u2013' is an en dash (U+2013), not --" --cpus 0 – touch "$BATS_TEST_TMPDIR/ran"
+	not_run "'\\u2014' is an em dash (U+2014), not --" --cpus 0 — touch "$BATS_TEST_TMPDIR/ran"
+	not_run "'\\u2014dry-run' starts with an em dash (U+2014), not --: type --dry-run" --cpus 0 —dry-run touch "$BATS_TEST_TMPDIR/ran"
+	not_run "'\\u2013n' starts with an en dash (U+2013), not --: type -n" --cpus 0 –n touch "$BATS_TEST_TMPDIR/ran"
+	not_run "--report took '\\u2014' as its value: it is an em dash (U+2014), not --" --cpus 0 --follow --report — touch "$BATS_TEST_TMPDIR/ran"
+}
+
+@test "habit: taskset -p's query, --pid PID without a policy" {
+	bad_usage "--pid $$ re-places a process and needs a policy; to see where it may run, use --show $$" --pid $$
+	bad_usage "--tid $$ re-places a thread and needs a policy; to see where it may run, use --show $$" --tid $$
+}
+
+@test "habit: an option's value that is the next option" {
+	not_run "--cpus took '--dry-run' as its value: write --cpus <spec> before it" --cpus --dry-run touch "$BATS_TEST_TMPDIR/ran"
+	not_run "-c took '-n' as its value: write -c <spec> before it" -c -n touch "$BATS_TEST_TMPDIR/ran"
+	not_run "--report took '--' as its value: write --report <file> before it (./-- for a file of that name)" --cpus 0 --follow --report -- touch "$BATS_TEST_TMPDIR/ran"
+	[ ! -e ./-- ] || fail "a file named -- was written"
+	bad_usage "--topology took '--spread' as its value: write --topology <src> before it (./--spread for a file of that name)" --topology --spread -n
+	bad_usage "--mem took '--dry-run' as its value: write --mem=<mode>[:<nodes>] before it" --hot --mem --dry-run
+	# With '=', the value is what the user wrote.
+	bad_usage "invalid --mem value '--dry-run': expected bind, interleave, preferred or local" --hot --mem=--dry-run -n
+	# A value that starts with '-' and a digit is no option: the list says why.
+	bad "invalid CPU list '-3': missing start of range" --cpus -3 -n --topology "$E5"
+}
+
+@test "habit: a location the shell split off --cpus's argument is not run" {
+	not_run "'~core:0' looks like a location: quote the whole --cpus argument: --cpus 'package:0 ~core:0'" --cpus package:0 ~core:0 touch "$BATS_TEST_TMPDIR/ran"
+	# A planning command must not become a run.
+	bad_usage "'xcore:0' looks like a location: quote the whole --cpus argument: --cpus 'package:0 xcore:0'" --cpus package:0 xcore:0 --dry-run
+	bad_usage "'x core:0-20' looks like a location: quote the whole --cpus argument: --cpus 'package:1 xcore:0-20'" --cpus package:1 x core:0-20 --dry-run
+	# After --, the command is what the user said it is.
+	run -127 "$PINRUN" --cpus 0 -- ~core:0
+}
+
+@test "habit: hwloc's operator with a space inside the argument" {
+	bad "invalid location 'package:1 x core:0-20': hwloc's 'x' goes right before its location, without a space; did you mean --cpus 'package:1 xcore:0-20'?" --cpus 'package:1 x core:0-20' -n --topology "$E5"
+	bad "invalid location 'package:1 ~ core:0': hwloc's '~' goes right before its location, without a space; did you mean --cpus 'package:1 ~core:0'?" --cpus 'package:1 ~ core:0' -n --topology "$E5"
+}
+
+@test "habit: numactl's -C, -N, -m, -i, -l and +N" {
+	bad_usage "invalid option -- 'C': numactl's -C 0-3 is --cpus 0-3" -C 0-3 true
+	bad_usage "invalid option -- 'C': numactl's -C 0-1 is --cpus 0-1" -C0-1 true
+	bad_usage "invalid option -- 'N': numactl's -N 1 is --same-numa=1" -N 1 true
+	bad_usage "invalid option -- 'N': numactl's -N 0,1 is --cpus 'numa:0 numa:1'" -N 0,1 true
+	bad_usage "invalid option -- 'm': numactl's -m 0 is --mem=bind:0" -m 0 true
+	bad_usage "invalid option -- 'i': numactl's -i 0-1 is --mem=interleave:0-1" -i 0-1 true
+	bad_usage "invalid option -- 'l': numactl's -l is --mem=local" -l true
+	bad_usage "invalid option -- 'C': numactl's -C is --cpus" -C
+	# +N counts in the allowed set: on this topology, numa:1's.
+	bad "numactl's +0-1 counts in the allowed set: here it is --cpus 18-19" --cpus +0-1 --share 2/2 -n --topology "$E5"
+}
+
+@test "habit: --same-numa with several nodes" {
+	bad_usage "invalid --same-numa value '0,1': expected current, idle or a NUMA node number; several at once are --cpus 'numa:0 numa:1'" --same-numa=0,1 -n
+	bad_usage "invalid --same-chip value '0-1': expected current, idle or a package number; several at once are --cpus 'package:0-1'" --same-chip=0-1 -n
+}
+
+@test "habit: likwid-pin's domains and expressions, in likwid's order" {
+	# E5-2695 v4: 18 cores a package, SMT2; PU 1 of core 0 is CPU 36.
+	bad "likwid-pin's S0:0-1 is --cpus 'package:0.core:0-1.pu:0'" --cpus S0:0-1 -n --topology "$E5"
+	bad "likwid-pin's N:0-3 is --cpus 'core:0-3.pu:0'" --cpus N:0-3 -n --topology "$E5"
+	# Physical cores first: position 18 of S0 is the second PU of core 0.
+	bad "likwid-pin's S0:17-18 is --cpus '17,36'" --cpus S0:17-18 -n --topology "$E5"
+	bad "likwid-pin's E:N:2 is --cpus 'pu:0-1'" --cpus E:N:2 -n --topology "$E5"
+	bad "likwid-pin's E:N:4:1:2 is --cpus '0-3'" --cpus E:N:4:1:2 -n --topology "$E5"
+	bad "likwid-pin's M1 is --cpus 'numa:1'" --cpus M1 -n --topology "$E5"
+	bad "likwid-pin's S0:0@S1:0 is --cpus 'package:0.core:0.pu:0 package:1.core:0.pu:0'" --cpus S0:0@S1:0 -n --topology "$E5"
+	bad "likwid-pin's S1:0 is --hot=package:1.core:0.pu:0" --hot=S1:0 -n --topology "$E5"
+	# Without SMT, a core is its PU.
+	bad "likwid-pin's S0:0-1 is --cpus 'package:0.core:0-1'" --cpus S0:0-1 -n --topology "package:2 core:4 pu:1"
+	# A domain the machine does not have is no likwid domain.
+	bad "invalid location 'S2:0': unknown object type 'S2'" --cpus S2:0 -n --topology "$E5"
+}
+
+@test "habit: digits alone, which taskset reads as a mask" {
+	bad "CPU 72 does not exist (the topology has CPUs 0-71); '72' is read as a CPU list: taskset's mask 72 is --cpus 0x72" --cpus 72 -n --topology "$E5"
+	run --separate-stderr "$PINRUN" --cpus 3 -n --explain --topology "$E5"
+	assert_success
+	assert_output 3
+	[[ "$stderr" == *"pinrun: --cpus: '3' read as a CPU list (taskset reads digits alone as a mask: its 3 is --cpus 0x3)"* ]] || fail "$stderr"
+}
+
+@test "habit: a mask wider than the machine loses the CPUs beyond, as taskset's does" {
+	run --separate-stderr "$PINRUN" --cpus ffffffff -n --explain --topology "package:1 core:2 pu:1"
+	assert_success
+	assert_output 0-1
+	[[ "$stderr" == *"pinrun: --cpus: 'ffffffff' read as a hex mask, as taskset reads it"* ]] || fail "$stderr"
+	[[ "$stderr" == *"pinrun: --cpus: CPUs 2-31 of the mask are beyond this machine's and dropped, as taskset drops them"* ]] || fail "$stderr"
+	# A CPU missing inside the machine's range is still refused, and so
+	# is a mask with nothing inside.
+	bad "CPU 72 does not exist (the topology has CPUs 0-71)" --cpus 0x00000100,00000000,00000000 -n --topology "$E5"
+}
+
+@test "non-ASCII input is echoed escaped whole: characters and stray bytes" {
+	bad "invalid location 'a\\u00e9b': unknown object type 'a'" --cpus "$(printf 'a\xc3\xa9b')" -n --topology "$E5"
+	bad "invalid location 'a\\xc3b': unknown object type 'a'" --cpus "$(printf 'a\xc3b')" -n --topology "$E5"
+	bad "invalid location 'a\\U0001f600\\xe2\\x80': unknown object type 'a'" --cpus "$(printf 'a\xf0\x9f\x98\x80\xe2\x80')" -n --topology "$E5"
+	# Overlong forms and surrogates are no characters.
+	bad "invalid location 'a\\xc0\\xafb\\xed\\xa0\\x80': unknown object type 'a'" --cpus "$(printf 'a\xc0\xafb\xed\xa0\x80')" -n --topology "$E5"
+}

@@ -1743,7 +1743,7 @@ $line2"
 	# One warning, for the first.
 	[[ "$stderr" =~ ^pinrun:\ warning:\ cannot\ place\ process\ ([0-9]+)\ on\ CPUs\ ([0-9,-]+):\ Operation\ not\ permitted\;\ it\ keeps\ the\ CPUs\ it\ inherited$ ]] || fail "stderr: $stderr"
 	child=${BASH_REMATCH[1]}
-	grep -q "^{\"pid\":$child,.*\"cpus\":null" "$r" || fail "$child is not refused in: $(cat "$r")"
+	grep -q "^{\"version\":1,\"pid\":$child,.*\"cpus\":null" "$r" || fail "$child is not refused in: $(cat "$r")"
 	assert_on "${lines[1]}" "$(expand "$CPUS")"
 	assert_on "${lines[2]}" "$(expand "$CPUS")"
 }

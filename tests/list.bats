@@ -80,18 +80,19 @@ check_map() {
 @test "--list shows sizes, kinds, distances, SMT siblings and what cannot be used" {
 	run "$PINRUN" --topology "$AWKWARD" --list
 	assert_success
-	assert_line --index 0 "XML file: 2 packages, 6 NUMA nodes, 0 L3, 8 cores, 16 PUs"
-	assert_line "  numa:5  node 4, 64.0 GiB CXL-DRAM"
-	assert_line "    numa:4  node 5, 16.0 GiB GPUMemory"
+	assert_line --index 0 "XML file: 2 packages, 6 NUMA nodes, 0 L3, 4 groups, 8 cores, 16 PUs"
+	assert_line "  numa:5  node 4, 64.0 GiB CXL-DRAM, CPUs 0-15"
+	assert_line "    numa:4  node 5, 16.0 GiB GPUMemory, CPUs 8-15"
 	assert_line "      core:4-5  8-11 (2 per core)  fast"
 	assert_line "      pci=0002:05:00.0 NVMExp: nvme0n1 (block Disk) (local to core:5)"
 	assert_line "  pmem0 (block NVDIMM)"
 	assert_line "      5:  80  80  80  80  40  10"
 	run "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --list
-	assert_line --index 1 "cores: 'core:A-B  X + Y' gives the i-th core of A-B the i-th CPU of X and of Y"
+	assert_line --index 1 "cores: 'core:0-17  0-17 + 36-53' means"
+	assert_line --index 2 "  that core:0 has CPUs 0 and 36, core:1 CPUs 1 and 37, and so on"
 	assert_line "    l3:0  core:0-17  0-17 + 36-53"
 	run "$PINRUN" --topology "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml" --list
-	assert_line "    l3:0  core:0-8  4-20:2"
+	assert_line "  package:0 l3:0  core:0-8  4-20:2"
 	assert_line "  offline or disallowed CPUs: 0-3,21-23"
 	run "$PINRUN" --topology "$TOPO/2pkg-2numa-ibm-power8-smt8-20c160pu.xml" --spread=2 --list
 	assert_line "    l3:0  core:0  [0],1,2,3,4,5,6,7"
@@ -161,7 +162,7 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 	bad_usage "--mem with --list marks a placement's memory: give a policy or --near" --list --mem=bind:0
 	run "$PINRUN" --list --hot=0 --mem=bind:0 --topology "$AWKWARD"
 	assert_success
-	assert_line "      numa:0  node 0, 32.0 GiB <- --mem"
+	assert_line "      numa:0  node 0, 32.0 GiB, CPUs 0-3 <- --mem"
 	assert_line "  memory: bind:0 on nodes 0"
 }
 
@@ -213,4 +214,90 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 	assert_output "0-17,36-53"
 	run "$PINRUN" --hot --mem=interleave:all -- "$BATS_TEST_DIRNAME/helpers/mempolicy"
 	assert_output "interleave $(expand "$(cat /sys/devices/system/node/online)")"
+}
+
+# --- what lstopo and numactl users look for (issue 20) ------------------------
+
+@test "--list: Kunpeng 920's 32 clusters, each node's CPUs" {
+	run "$PINRUN" --topology "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" --list
+	assert_success
+	assert_line --index 0 "XML file: 2 packages, 4 NUMA nodes, 4 L3, 32 groups, 128 cores, 128 PUs"
+	assert_line --index 1 "  package:0  CPUs 0-63"
+	assert_line --index 2 "    l3:0"
+	assert_line --index 3 "      numa:0  node 0, 125.6 GiB, CPUs 0-31"
+	assert_line --index 4 "      group:0  core:0-3  0-3"
+	assert_line --index 5 "      group:1  core:4-7  4-7"
+	assert_line "      group:31  core:124-127  124-127"
+	[ "$(grep -c '^ *group:[0-9]*  core:' <<<"$output")" -eq 32 ] || fail "$output"
+	# Each cluster is what --cpus group:N names.
+	run "$PINRUN" --topology "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" --cpus group:31 -n
+	assert_output "124-127"
+}
+
+@test "--list: one line for a die and an L3 with the same CPUs (EPYC 9654: 24, not 48)" {
+	run "$PINRUN" --topology "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml" --list
+	assert_success
+	assert_line --index 0 "XML file: 2 packages, 2 NUMA nodes, 24 L3, 192 cores, 384 PUs"
+	assert_line --index 1 "cores: 'core:0-7  0-7 + 192-199' means"
+	assert_line --index 2 "  that core:0 has CPUs 0 and 192, core:1 CPUs 1 and 193, and so on"
+	assert_line --index 3 "  package:0  CPUs 0-95,192-287"
+	assert_line --index 4 "    numa:0  node 0, CPUs 0-95,192-287"
+	assert_line --index 5 "    die:0 l3:0  core:0-7  0-7 + 192-199"
+	assert_line "    die:23 l3:23  core:184-191  184-191 + 376-383"
+	[ "$(grep -c 'die:' <<<"$output")" -eq 24 ] || fail "$output"
+	[ "$(grep -c 'l3:' <<<"$output")" -eq 24 ] || fail "$output"
+	# --json keeps both objects, the L3 in its die.
+	run "$PINRUN" --topology "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml" --list --json
+	run python3 -c 'import json, sys; m = json.loads(sys.argv[1]); print(len(m["objects"]), [o for o in m["objects"] if o["location"] == "l3:0"][0]["in"])' "$output"
+	assert_output "50 die:0"
+}
+
+@test "--list on a laptop, whole: the legend in plain words" {
+	run "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" --list
+	assert_success
+	assert_output "XML file: 1 package, 1 NUMA node, 1 L3, 2 cores, 4 PUs
+cores: 'core:0-1  0,1 + 2,3' means
+  that core:0 has CPUs 0 and 2, core:1 CPUs 1 and 3, and so on
+  package:0  CPUs 0-3
+    numa:0  node 0, 3.9 GiB, CPUs 0-3
+    l3:0  core:0-1  0,1 + 2,3"
+}
+
+@test "--list on this machine: each node's free memory, as sysfs has it" {
+	local node=/sys/devices/system/node/node0/meminfo
+	[ -r "$node" ] || skip_unless_works "no $node"
+	run "$PINRUN" --list
+	assert_success
+	assert_line --regexp '^    numa:0  node 0, [0-9.]+ [GM]iB \([0-9.]+ [GM]iB free\), CPUs [0-9,-]+$'
+	run "$PINRUN" --list --json
+	run python3 -c '
+import json, sys
+m = json.loads(sys.argv[1])
+n = m["numa"][0]
+free = int(open("/sys/devices/system/node/node0/meminfo").read().split("MemFree:")[1].split()[0]) * 1024
+print(type(n["free_bytes"]).__name__, abs(n["free_bytes"] - free) < n["bytes"] // 4)' "$output"
+	assert_output "int True"
+	# Not this machine: no free memory to tell.
+	run "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" --list --json
+	run python3 -c 'import json, sys; print(json.loads(sys.argv[1])["numa"][0]["free_bytes"])' "$output"
+	assert_output "None"
+}
+
+@test "every JSON output has version 1, and a key has one type everywhere" {
+	local f=$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml out
+	for out in "$("$PINRUN" --hot --json)" "$("$PINRUN" --topology "$f" --list --json)" \
+		"$("$PINRUN" --show --json)" "$("$PINRUN" --topology "$f" --spread=2 --json)"; do
+		run python3 -c 'import json, sys; print(json.loads(sys.argv[1])["version"])' "$out"
+		assert_output 1
+	done
+	"$PINRUN" --hot --follow --report "$BATS_TEST_TMPDIR/r.jsonl" -- true
+	run python3 -c 'import json, sys; print({json.loads(l)["version"] for l in open(sys.argv[1])})' "$BATS_TEST_TMPDIR/r.jsonl"
+	assert_output "{1}"
+	# kind: a string for cores as for NUMA nodes; the rank apart.
+	run python3 -c '
+import json, sys
+m = json.loads(sys.argv[1])
+print(sorted({(type(c["kind"]).__name__, c["kind"], c["kind_rank"]) for c in m["cores"]}),
+      {type(n["kind"]).__name__ for n in m["numa"]})' "$("$PINRUN" --topology "$f" --list --json)"
+	assert_output "[('str', 'fast', 1), ('str', 'slow', 0)] {'str'}"
 }

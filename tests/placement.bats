@@ -171,7 +171,7 @@ load reference
 @test "--json has the documented keys" {
 	run --separate-stderr "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --same-numa=1 --json
 	assert_success
-	assert_output '{"policy":"same-numa","reason":"given","cpus":"18-35,54-71","count":36,"objects":["package:1"],"slots":["18,54","19,55","20,56","21,57","22,58","23,59","24,60","25,61","26,62","27,63","28,64","29,65","30,66","31,67","32,68","33,69","34,70","35,71"],"numa":"1","allowed":"0-71","excluded":{"offline":"","cgroup":"","unusable":"","affinity":"","kind":"","near":"","share":"","smt":""},"topology":{"source":"XML file","packages":2,"numa_nodes":2,"l3":2,"cores":36,"pus":72}}'
+	assert_output '{"version":1,"policy":"same-numa","reason":"given","cpus":"18-35,54-71","count":36,"objects":["package:1"],"slots":["18,54","19,55","20,56","21,57","22,58","23,59","24,60","25,61","26,62","27,63","28,64","29,65","30,66","31,67","32,68","33,69","34,70","35,71"],"numa":"1","allowed":"0-71","excluded":{"offline":"","cgroup":"","unusable":"","affinity":"","kind":"","near":"","share":"","smt":""},"topology":{"source":"XML file","packages":2,"numa_nodes":2,"l3":2,"cores":36,"pus":72}}'
 	[ -z "$stderr" ]
 }
 
