@@ -327,7 +327,7 @@ err"
 	assert_line --index 1 "cpus: $SECOND"
 	assert_line --index 2 --regexp "^objects: (core|pu):[0-9]+$"
 	assert_line --index 3 "mems: $(awk '/^Mems_allowed_list/ { print $2 }' /proc/self/status)"
-	[[ "$run_json" == "{\"pid\":$pid,\"cpus\":\"$SECOND\",\"objects\":[\""*"\"],\"mems\":\""*"\"}" ]] || fail "$run_json"
+	[[ "$run_json" == "{\"version\":1,\"pid\":$pid,\"cpus\":\"$SECOND\",\"objects\":[\""*"\"],\"mems\":\""*"\"}" ]] || fail "$run_json"
 }
 
 @test "--show without a pid shows pinrun's own (inherited) placement" {

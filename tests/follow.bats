@@ -1793,19 +1793,19 @@ $line2"
 	KILL+=("$pid")
 	eventually '[ "$(wc -l <"$r")" -eq 5 ]'
 	for re in \
-		"^\{\"pid\":$sh_pid,\"ppid\":[0-9]+,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":3,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$true\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":null,\"signal\":15,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"pid\":$pid,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":null,\"status\":null,\"signal\":null(,\"user\":$u,\"sys\":$u)?,\"detached\":true\}$"; do
+		"^\{\"version\":1,\"pid\":$sh_pid,\"ppid\":[0-9]+,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":3,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$true\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":null,\"signal\":15,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":$pid,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":null,\"status\":null,\"signal\":null(,\"user\":$u,\"sys\":$u)?,\"detached\":true\}$"; do
 		[ "$(grep -cE -- "$re" "$r")" -eq 1 ] || fail "no line like $re in:
 $(cat "$r")"
 		slot=$(grep -E -- "$re" "$r" | sed -E 's/.*"cpus":"([^"]*)".*/\1/')
-		[[ "$re" == "^\{\"pid\":$sh_pid,"* ]] && continue # the command's
+		[[ "$re" == "^\{\"version\":1,\"pid\":$sh_pid,"* ]] && continue # the command's
 		grep -qxF -- "$(expand "$slot")" <<<"$SLOTS" || fail "cpus $slot is not one slot: $(cat "$r")"
 	done
 	# The command itself: on the whole placement.
-	slot=$(grep -E "^\{\"pid\":$sh_pid," "$r" | sed -E 's/.*"cpus":"([^"]*)".*/\1/')
+	slot=$(grep -E "^\{\"version\":1,\"pid\":$sh_pid," "$r" | sed -E 's/.*"cpus":"([^"]*)".*/\1/')
 	assert_equal "$(expand "$slot")" "$(expand "$CPUS")"
 }
 
