@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The seccomp filter on ptrace's attaching requests, its listener and the
  * bell (follow_notify.c): what the tracer (follow.c) and the code that
  * starts it (follow_start.c) share. Not pinrun's interface: follow.h is. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The tracer core (follow.c), for the code that starts it
  * (follow_start.c). Not pinrun's interface: follow.h is. */
 #ifndef PINRUN_FOLLOW_TRACE_H

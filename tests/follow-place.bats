@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # --follow, pinrun's side (follower.c, slots.c, report.c): where the
 # command and its children go (the command keeps the whole placement, so
 # that programs size themselves to it; a child inherits a slot only when

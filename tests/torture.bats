@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/follow-torture for a bounded time: random process trees under
 # pinrun --follow and two busy loops, each checked (it returned, nothing
 # left stopped or traced, every process where the report says, the report

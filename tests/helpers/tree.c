@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tree PROG: run one random process tree of tests/follow-torture. PROG is
  * a small language, one letter per action, run left to right by the
  * process (or thread) that reads it; (...) is a sub-program for a child:
