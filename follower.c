@@ -7,7 +7,6 @@
  * tracing parent (PID 1). follow.c knows nothing of any of this.
  */
 #include <errno.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -15,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -174,7 +172,7 @@ static void on_unplaced(void *ctx, pid_t tid, const void *mask, int err)
 			 slot < f->slots.n ? f->slots.text[slot] : "?",
 			 strerror(err));
 	slots_gone(&f->slots, tid);
-	/* Known still (catch_unseen must not wait for it), on no slot. */
+	/* Known still, on no slot. */
 	slots_whole(&f->slots, tid);
 	report_unplaced(&f->report, tid);
 }
@@ -272,70 +270,12 @@ static unsigned widen_survivors(struct follower *f)
 	return processes;
 }
 
-/* A child whose parent reported creating it but whose own first stop is
- * still to come when the command ends: follow.c counts it as no live task
- * and would stop waiting, leaving it stopped for ever once it arrives
- * (issue 17's first hang; the tracer's rebuild fixes it there). Until
- * then, take each such stop here, put the child on the whole placement
- * and let go of it. Found in /proc: traced by us, placed on nothing. A
- * task in a stop that wait4 does not report is one follow.c took already
- * (a child it parks until its parent's event): it handles that one. Each
- * counts as let go. */
-static unsigned catch_unseen(struct follower *f)
-{
-	unsigned caught = 0;
-	pid_t self = getpid();
-	struct dirent *e;
-	DIR *d = opendir("/proc");
-
-	while (d && (e = readdir(d))) {
-		pid_t pid = (pid_t)atoi(e->d_name);
-		char state[64];
-		int st;
-
-		if (pid <= 0 || host_status_number(pid, "TracerPid") != self ||
-		    slots_slot_of(&f->slots, pid) >= 0)
-			continue;
-		for (int tries = 0; tries < 1000; tries++) {
-			pid_t got = waitpid(pid, &st, __WALL | WNOHANG);
-
-			if (got < 0 || (got == pid && !WIFSTOPPED(st)))
-				break; /* gone */
-			if (got == pid) {
-				host_set_affinity(pid, &f->whole);
-				report_start(
-				    &f->report, pid,
-				    (pid_t)host_status_number(pid, "PPid"),
-				    f->slots.text[f->slots.n]);
-				ptrace(PTRACE_DETACH, pid, 0,
-				       st >> 16 ? 0 : WSTOPSIG(st));
-				report_detached(&f->report, pid);
-				caught++;
-				break;
-			}
-			if (host_status_field(pid, "State", state,
-					      sizeof(state)) < 0)
-				break;
-			if (state[0] == 't') {
-				/* follow.c has that stop: it places the task
-				 * (on the whole placement, now) and lets go */
-				caught++;
-				break;
-			}
-			usleep(1000);
-		}
-	}
-	if (d)
-		closedir(d);
-	return caught;
-}
-
 static void on_finished(void *ctx, unsigned processes, unsigned survivors)
 {
 	struct follower *f = ctx;
 	char counts[4096] = "";
 	size_t len = 0;
-	unsigned let_go = widen_survivors(f) + catch_unseen(f);
+	unsigned let_go = widen_survivors(f);
 
 	(void)survivors;
 	if (let_go && !f->command_gone && !f->o->wait_all)
