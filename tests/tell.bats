@@ -460,21 +460,26 @@ EOF
 	assert_line --regexp '^ +int ActiveProcessorCount += 1 '
 }
 
-@test "--tell: Go's GOMAXPROCS (when Go is installed)" {
-	# Go is not in scripts/install-deps (a large toolchain for one check):
-	# without it, GOMAXPROCS is checked by its value in the tests above.
-	command -v go >/dev/null || skip "go is not installed (not added to scripts/install-deps: too large for one check)"
-	cat >"$BATS_TEST_TMPDIR/p.go" <<'EOF'
-package main
-
-import (
-	"fmt"
-	"runtime"
-)
-
-func main() { fmt.Println(runtime.GOMAXPROCS(0)) }
-EOF
-	run env -u GOMAXPROCS HOME="$BATS_TEST_TMPDIR" GOCACHE="$BATS_TEST_TMPDIR/gocache" "$PINRUN" --cpus 0 --tell=go -- go run "$BATS_TEST_TMPDIR/p.go"
+@test "--tell: a Go program's GOMAXPROCS is the placement capped by the cgroup's quota" {
+	# Debian 12's Go (1.19) sizes GOMAXPROCS from the affinity alone: in a
+	# cgroup allowed one CPU's worth it still says 2, and with --tell 1.
+	needs_program go -- "scripts/install-deps --ci installs golang-go"
+	need_two_cpus
+	local d
+	printf '%s\n' 'package main' 'import ("fmt"; "runtime")' \
+		'func main() { fmt.Println(runtime.GOMAXPROCS(0)) }' >"$BATS_TEST_TMPDIR/p.go"
+	(cd "$BATS_TEST_TMPDIR" && HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache go build -o p p.go)
+	run env -u GOMAXPROCS "$PINRUN" --cpus 0-1 -- "$BATS_TEST_TMPDIR/p"
+	assert_success
+	assert_output "2"
+	run env -u GOMAXPROCS "$PINRUN" --cpus 0 --tell=go -- "$BATS_TEST_TMPDIR/p"
+	assert_success
+	assert_output "1"
+	d=$(quota_cgroup 100000 100000) || skip_unless_works "cannot make a cgroup with a CPU quota here"
+	run in_cgroup "$d" env -u GOMAXPROCS "$PINRUN" --cpus 0-1 -- "$BATS_TEST_TMPDIR/p"
+	assert_success
+	assert_output "2"
+	run in_cgroup "$d" env -u GOMAXPROCS "$PINRUN" --cpus 0-1 --tell=go -- "$BATS_TEST_TMPDIR/p"
 	assert_success
 	assert_output "1"
 }
