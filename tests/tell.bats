@@ -190,6 +190,7 @@ emit_value() {
 # plan's CPUs.
 @test "--emit=taskset, numactl and hwloc: the tools bind exactly the plan" {
 	need_two_cpus
+	needs_program numactl -- "scripts/install-deps --ci installs numactl"
 	local spec want
 	for spec in 0 1 0-1; do
 		want=$("$PINRUN" --cpus "$spec" -n)
