@@ -1638,10 +1638,13 @@ substitution() {
 	pid=$(cat "$pidf")
 	KILL+=("$pid")
 	# The helper's warning, the program's output, and (the survivor keeps
-	# no_new_privs) the note at the end, in any order.
+	# no_new_privs, but for valgrind, which runs pinrun without the filter)
+	# the note at the end, in any order.
+	local nnp="pinrun: note: 1 process still running keeps no_new_privs, which --follow's seccomp filter needed without CAP_SYS_ADMIN: set-user-ID programs it runs get no privileges
+"
+	[ -z "${PINRUN_UNDER_VALGRIND:-}" ] || nnp=
 	[ "$(sort <<<"$OUT")" = "65534
-pinrun: note: 1 process still running keeps no_new_privs, which --follow's seccomp filter needed without CAP_SYS_ADMIN: set-user-ID programs it runs get no privileges
-pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "printed: $OUT"
+${nnp}pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "printed: $OUT"
 	[ -d "/proc/$pid" ] && [ "$(state_of "$pid")" != Z ] || fail "the survivor ended first: pinrun waited for it"
 	eventually '[ "$(tracer_of "$pid")" = 0 ]'
 }
@@ -1851,14 +1854,21 @@ busy_loops() {
 }
 
 # A process of the run must not be left in a tracing stop, nor traced:
-# gone, or running untraced.
+# gone, or running untraced. The helper lets go by exiting, which may come
+# just after pinrun returns (under valgrind a while after): 10 s, not ever.
 assert_not_held() {
-	local pid=$1 state tracer
-	[ -d "/proc/$pid" ] || return 0
-	state=$(awk '/^State:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) || return 0
-	tracer=$(tracer_of "$pid")
-	case $state in t | T) fail "process $pid is left stopped (State $state)" ;; esac
-	[ "$tracer" = 0 ] || [ "$tracer" = gone ] || fail "process $pid is left traced by $tracer"
+	local pid=$1 i state= tracer=
+	for ((i = 0; i < 200; i++)); do
+		[ -d "/proc/$pid" ] || return 0
+		state=$(awk '/^State:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) || return 0
+		tracer=$(tracer_of "$pid")
+		case $state in
+		t | T) ;;
+		*) [ "$tracer" = 0 ] || [ "$tracer" = gone ] && return 0 ;;
+		esac
+		sleep 0.05
+	done
+	fail "process $pid is left held after 10 s: State $state, traced by $tracer"
 }
 
 @test "follow hang: a child announced by its parent's fork before its first stop keeps the helper tracing (30 runs, loaded)" {
