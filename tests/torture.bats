@@ -20,10 +20,10 @@ load test_helper
 #              whole placement and runs beside the helper, not after it)
 # (survivors, a process that ends before its children, found item 1's
 # hang: a child whose first stop comes after the command's end was left
-# stopped and $(pinrun ...) never returned. follower.c catches such
-# children at the end now, so those trees run here.)
-# Both are fixed by the tracer's rebuild (the command exits for real under
-# --wait-all; its line is written at its zombie), so every shape runs.
+# stopped and $(pinrun ...) never returned; the tracer now counts such
+# children until their first stop.) Both of the above are fixed by the
+# tracer's rebuild (the command exits for real under --wait-all; its line
+# is written at its zombie), so they run here.
 # zombie (a main thread that calls pthread_exit while another thread goes
 # on to exit the process) is left out: under ASan+UBSan, with --threads,
 # `tree ZX2X3` hangs pinrun every time (CI's SAN run found it at tree 58;
