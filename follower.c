@@ -185,9 +185,14 @@ static void on_gone(void *ctx, pid_t tid)
 static void on_moved(void *ctx, pid_t from, pid_t to)
 {
 	struct follower *f = ctx;
+	int slot = slots_slot_of(&f->slots, from);
 
 	slots_move(&f->slots, from, to);
-	report_move(&f->report, from, to);
+	/* A placed thread (--threads) exec'd: the process is on its CPUs. */
+	report_moved(&f->report, to,
+		     slot >= 0 && (unsigned)slot <= f->slots.n
+			 ? f->slots.text[slot]
+			 : NULL);
 }
 
 static void on_exec(void *ctx, pid_t tid, const char *program)

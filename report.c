@@ -108,20 +108,12 @@ void report_exec(struct report *r, pid_t pid, const char *program)
 	p->program = strdup(program);
 }
 
-void report_move(struct report *r, pid_t from, pid_t to)
+void report_moved(struct report *r, pid_t pid, const char *cpus)
 {
-	struct report_proc *f = tidmap_find(&r->procs, from), moved, *t;
+	struct report_proc *p = tidmap_find(&r->procs, pid);
 
-	if (!f || from == to)
-		return;
-	moved = *f;
-	tidmap_remove(&r->procs, from);
-	if ((t = tidmap_find(&r->procs, to)))
-		free(t->program);
-	if ((t = tidmap_insert(&r->procs, to)))
-		*t = moved;
-	else
-		free(moved.program);
+	if (p && cpus)
+		p->cpus = cpus;
 }
 
 static void fail(struct report *r, int err)

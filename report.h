@@ -32,7 +32,10 @@ void report_start(struct report *r, pid_t pid, pid_t ppid, const char *cpus);
 /* The kernel refused its slot: its line says "cpus":null. */
 void report_unplaced(struct report *r, pid_t pid);
 void report_exec(struct report *r, pid_t pid, const char *program);
-void report_move(struct report *r, pid_t from, pid_t to);
+/* A thread of process pid exec'd and took over its pid: the new program
+ * runs where that thread ran (cpus: its slot's text; NULL: it was on no
+ * slot, and the line keeps the process's). */
+void report_moved(struct report *r, pid_t pid, const char *cpus);
 /* It ended with a wait status: write its line. */
 void report_end(struct report *r, pid_t pid, int status,
 		const struct rusage *ru);

@@ -932,6 +932,10 @@ exit 9'
 	# One process, reported once, under the new image, status 6.
 	[ "$(wc -l <"$r")" -eq 1 ] || fail "report: $(cat "$r")"
 	grep -q "\"program\":\"$probe\",.*\"status\":6,\"signal\":null," "$r" || fail "report: $(cat "$r")"
+	# The new image runs where the thread ran, and the report says so
+	# (not the command's whole placement, the leader's CPUs).
+	[[ "${lines[1]}" =~ cpus=([^ ]+) ]] || fail "${lines[1]}"
+	grep -q "\"cpus\":\"${BASH_REMATCH[1]}\"," "$r" || fail "thread on ${BASH_REMATCH[1]}, report: $(cat "$r")"
 	# Without --threads the command's thread and the new image keep the
 	# command's CPUs, the whole placement.
 	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/threadexec" "$HELPERS/probe" -x 6 0
