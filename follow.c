@@ -609,16 +609,6 @@ static pid_t our_tid(const struct tracer *tr, pid_t caller, pid_t vtid)
 	return 0;
 }
 
-/* Whether the program exe (a /proc/PID/exe) is the one ops names. */
-static bool is_nested(const struct tracer *tr, const char *exe)
-{
-	struct stat st;
-
-	return tr->ops->nested_ino && stat(exe, &st) == 0 &&
-	       st.st_dev == tr->ops->nested_dev &&
-	       st.st_ino == tr->ops->nested_ino;
-}
-
 /* Let go of the thread group of tid, when we follow it; with w, note in
  * it the tasks to wait for. */
 static void let_go_group(struct tracer *tr, pid_t tid, enum follow_why why,
@@ -650,6 +640,21 @@ static void let_go_group(struct tracer *tr, pid_t tid, enum follow_why why,
 	free(tids);
 }
 
+/* The outer pinrun asks to let go of a task (nested_forward). */
+static void asked_by_outer(struct tracer *tr)
+{
+	pid_t from;
+	int value;
+
+	while (nested_next(&value, &from)) {
+		if (listener_is_self(&tr->l, from))
+			let_go_group(tr, (pid_t)(value & ~NESTED_TRACER),
+				     value & NESTED_TRACER ? FOLLOW_TRACER
+							   : FOLLOW_TRACEE,
+				     NULL);
+	}
+}
+
 /* A task of the tree asks to attach: let go of both sides, then let the
  * call go on. */
 static void attach_asked(struct tracer *tr, const struct seccomp_notif *req)
@@ -664,25 +669,26 @@ static void attach_asked(struct tracer *tr, const struct seccomp_notif *req)
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)req->pid);
 		n = readlink(exe, program, sizeof(program) - 1);
 		program[n > 0 ? n : 0] = '\0';
-		/* (a nested pinrun goes on without its filter, as its
-		 * --explain says) */
-		if (tr->ops->own_listener && !is_nested(tr, exe))
+		/* A nested pinrun is told that its tree's attaches come
+		 * here: it goes on without a filter, and lets go when asked
+		 * (nested_forward). */
+		if (listener_is_self(&tr->l, (pid_t)req->pid)) {
+			listener_refuse(&tr->l, req->id, NESTED_ERRNO);
+			return;
+		}
+		if (tr->ops->own_listener)
 			tr->ops->own_listener(tr->ops->ctx, (pid_t)req->pid,
 					      n > 0 ? program : NULL);
 		listener_answer(&tr->l, req->id);
 		return;
 	}
-	if (req->data.args[0] == PTRACE_TRACEME) {
-		long long ppid = host_status_number(req->pid, "PPid");
-
-		tracee = (pid_t)req->pid;
-		tracer = ppid > 0 ? (pid_t)ppid : 0;
-	} else {
-		tracer = (pid_t)req->pid;
-		tracee = our_tid(tr, tracer, (pid_t)req->data.args[1]);
-	}
+	listener_sides(req, &tracee, &tracer);
+	if (req->data.args[0] != PTRACE_TRACEME)
+		tracee = our_tid(tr, tracer, tracee);
 	let_go_group(tr, tracee, FOLLOW_TRACEE, &w);
 	let_go_group(tr, tracer, FOLLOW_TRACER, NULL);
+	nested_forward(&tr->l, tracee, false);
+	nested_forward(&tr->l, tracer, true);
 	if (tr->nwaiting == tr->cap) {
 		unsigned cap = tr->cap ? 2 * tr->cap : 8;
 		struct waiting *more = realloc(tr->waiting, cap * sizeof(w));
@@ -844,6 +850,10 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 	}
 	tr.processes = 1;
 	tr.exit_event = helper && !ops->wait_all;
+	tr.l.self_dev = ops->nested_dev;
+	tr.l.self_ino = ops->nested_ino;
+	/* (before any request can come: the command has not exec'd) */
+	nested_listen();
 	if (sock >= 0)
 		notify_await(&tr.l, command);
 	if (tr.l.fd >= 0 && tr.l.nnp)
@@ -867,6 +877,8 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 			    : tr.command_done && !count(&tr, traced)))
 			break;
 		tid = next_event(&tr, &status, ops->want_detail ? &ru : NULL);
+		if (tr.l.outer)
+			asked_by_outer(&tr);
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;

@@ -82,9 +82,11 @@ enum follow_unavailable {
  * each ptrace attach (PTRACE_TRACEME, PTRACE_ATTACH, PTRACE_SEIZE) in the
  * tree to the tracer first, which lets go of both sides. */
 enum follow_notify {
-	FOLLOW_NOTIFY_OFF, /* no filter: such an attach fails (EPERM) */
-	FOLLOW_NOTIFY_ON,  /* the filter, installed with CAP_SYS_ADMIN */
-	FOLLOW_NOTIFY_NNP, /* the filter, for which no_new_privs was set */
+	FOLLOW_NOTIFY_OFF,   /* no filter: such an attach fails (EPERM) */
+	FOLLOW_NOTIFY_ON,    /* the filter, installed with CAP_SYS_ADMIN */
+	FOLLOW_NOTIFY_NNP,   /* the filter, for which no_new_privs was set */
+	FOLLOW_NOTIFY_OUTER, /* none: an outer pinrun's filter has the
+				attaches, and asks this one to let go */
 };
 
 struct follow_start {

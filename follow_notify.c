@@ -30,14 +30,17 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "follow.h"
@@ -225,7 +228,7 @@ bool follow_keeps_privileges(void)
 }
 
 /* What the sender says on the socket, in one byte. */
-enum { OFFER_NONE, OFFER_FILTER, OFFER_FILTER_NNP };
+enum { OFFER_NONE, OFFER_FILTER, OFFER_FILTER_NNP, OFFER_OUTER };
 
 /* In the traced caller, before it exec's the command: install the filter
  * and send its listener to the tracer, with every signal blocked (a
@@ -243,10 +246,13 @@ void notify_offer(int sock, struct follow_start *st)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	fd = install_filter(&nnp);
-	st->notify = fd < 0 ? FOLLOW_NOTIFY_OFF
-		     : nnp  ? FOLLOW_NOTIFY_NNP
-			    : FOLLOW_NOTIFY_ON;
-	st->notify_err = fd < 0 ? -fd : 0;
+	st->notify = fd == -NESTED_ERRNO ? FOLLOW_NOTIFY_OUTER
+		     : fd < 0		 ? FOLLOW_NOTIFY_OFF
+		     : nnp		 ? FOLLOW_NOTIFY_NNP
+					 : FOLLOW_NOTIFY_ON;
+	st->notify_err = fd < 0 && fd != -NESTED_ERRNO ? -fd : 0;
+	if (fd == -NESTED_ERRNO)
+		what = OFFER_OUTER;
 	if (fd >= 0) {
 		struct cmsghdr *c;
 
@@ -325,6 +331,14 @@ void listener_answer(struct listener *l, unsigned long long id)
 	ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, l->resp);
 }
 
+void listener_refuse(struct listener *l, unsigned long long id, int err)
+{
+	memset(l->resp, 0, l->resp_size);
+	l->resp->id = id;
+	l->resp->error = -err;
+	ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, l->resp);
+}
+
 void listener_close(struct listener *l)
 {
 	free(l->req);
@@ -391,7 +405,9 @@ bool notify_take(struct listener *l)
 	c = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
 		memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	if (fd < 0 || what == OFFER_NONE)
+	if (n == 1 && what == OFFER_OUTER)
+		l->outer = true;
+	if (fd < 0 || what == OFFER_NONE || what == OFFER_OUTER)
 		return false;
 	l->nnp = what == OFFER_FILTER_NNP;
 	if (listener_open(l, fd) < 0)
@@ -422,6 +438,30 @@ void notify_await(struct listener *l, pid_t command)
 	}
 }
 
+/* Once nothing is followed, an attach goes on at once, but a nested
+ * pinrun's request for a listener is refused (its tree's attaches come
+ * here), and a nested pinrun is asked to let go of its tasks first. */
+static void answer_alone(struct listener *l)
+{
+	const struct seccomp_notif *req = l->req;
+	pid_t ids[2], tracee, tracer;
+
+	if (req->data.nr == __NR_seccomp) {
+		if (listener_is_self(l, (pid_t)req->pid)) {
+			listener_refuse(l, req->id, NESTED_ERRNO);
+			return;
+		}
+	} else {
+		listener_sides(req, &tracee, &tracer);
+		/* (an id in another PID namespace is not looked for) */
+		if (req->data.args[0] == PTRACE_TRACEME ||
+		    host_nspid((pid_t)req->pid, ids, 2) <= 1)
+			nested_forward(l, tracee, false);
+		nested_forward(l, tracer, true);
+	}
+	listener_answer(l, req->id);
+}
+
 /* Answer the attaches of the processes let go, at once, until none is
  * left under the filter; hold nothing else meanwhile. */
 static void keep_answering(struct listener *l)
@@ -441,7 +481,7 @@ static void keep_answering(struct listener *l)
 		if (!(p.revents & POLLIN))
 			break; /* POLLHUP: nobody is left */
 		while (listener_next(l))
-			listener_answer(l, l->req->id);
+			answer_alone(l);
 	}
 }
 
@@ -486,4 +526,100 @@ void listener_hand_on(struct listener *l, const unsigned long long *ids,
 			listener_answer(l, ids[i]);
 done:
 	listener_close(l);
+}
+
+/* --- Nested pinruns ---------------------------------------------------- */
+
+/* Ask tracer to let go of tid, then wait until tid's tracer is not that
+ * one any more, at most timeout_ms. */
+static void nested_ask(pid_t tracer, pid_t tid, bool attaching, int timeout_ms)
+{
+	pid_t ids[32], theirs[32];
+	int depth = host_nspid(tracer, theirs, 32),
+	    n = host_nspid(tid, ids, 32);
+	const struct timespec ms = { 0, 1000000 };
+	union sigval v;
+
+	if (depth < 1 || depth > 32 || n < depth)
+		return;
+	v.sival_int = (int)ids[depth - 1] | (attaching ? NESTED_TRACER : 0);
+	/* A request that comes while the nested tracer is busy, not in
+	 * wait4, is taken only at its next event: it is sent again every
+	 * 20 ms (a second request is harmless). */
+	for (int i = 0; i < timeout_ms; i++) {
+		if (host_status_number(tid, "TracerPid") != tracer ||
+		    (i % 20 == 0 && sigqueue(tracer, NESTED_SIGNAL, v) < 0))
+			return;
+		nanosleep(&ms, NULL);
+	}
+}
+
+bool listener_is_self(const struct listener *l, pid_t pid)
+{
+	char exe[64];
+	struct stat st;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	return l->self_ino && stat(exe, &st) == 0 && st.st_dev == l->self_dev &&
+	       st.st_ino == l->self_ino;
+}
+
+void listener_sides(const struct seccomp_notif *req, pid_t *tracee,
+		    pid_t *tracer)
+{
+	if (req->data.args[0] == PTRACE_TRACEME) {
+		long long ppid = host_status_number((pid_t)req->pid, "PPid");
+
+		*tracee = (pid_t)req->pid;
+		*tracer = ppid > 0 ? (pid_t)ppid : 0;
+	} else {
+		*tracer = (pid_t)req->pid;
+		*tracee = (pid_t)req->data.args[1];
+	}
+}
+
+void nested_forward(const struct listener *l, pid_t tid, bool attaching)
+{
+	long long by;
+
+	if (tid > 0 && (by = host_status_number(tid, "TracerPid")) > 0 &&
+	    (pid_t)by != getpid() && listener_is_self(l, (pid_t)by))
+		nested_ask((pid_t)by, tid, attaching, 2000);
+}
+
+/* The requests come to a handler, which keeps them here: the tracer's
+ * wait4 then fails with EINTR and its loop takes them. */
+#define NESTED_RING 64
+static volatile sig_atomic_t nested_in, nested_out;
+static int nested_values[NESTED_RING];
+static pid_t nested_from[NESTED_RING];
+
+static void nested_caught(int sig, siginfo_t *si, void *unused)
+{
+	(void)sig;
+	(void)unused;
+	if (si->si_code != SI_QUEUE || nested_in - nested_out >= NESTED_RING)
+		return;
+	nested_values[nested_in % NESTED_RING] = si->si_value.sival_int;
+	nested_from[nested_in % NESTED_RING] = si->si_pid;
+	nested_in++;
+}
+
+void nested_listen(void)
+{
+	struct sigaction sa = { .sa_sigaction = nested_caught,
+				.sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(NESTED_SIGNAL, &sa, NULL);
+}
+
+bool nested_next(int *value, pid_t *from)
+{
+	if (nested_out == nested_in)
+		return false;
+	*value = nested_values[nested_out % NESTED_RING];
+	*from = nested_from[nested_out % NESTED_RING];
+	nested_out++;
+	return true;
 }

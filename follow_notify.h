@@ -5,7 +5,9 @@
 #ifndef PINRUN_FOLLOW_NOTIFY_H
 #define PINRUN_FOLLOW_NOTIFY_H
 
+#include <errno.h>
 #include <linux/seccomp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -19,6 +21,9 @@ struct listener {
 	pid_t bell; /* a child that ends when an attach waits; 0: none */
 	bool nnp;   /* no_new_privs was set for the filter */
 	bool hup;   /* no task is left under the filter: no attach comes */
+	bool outer; /* no filter: an outer pinrun's has the attaches */
+	dev_t self_dev; /* the tracer's own program (a nested pinrun's) */
+	ino_t self_ino; /* 0: none */
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	size_t req_size, resp_size;
@@ -41,6 +46,8 @@ void notify_await(struct listener *l, pid_t command);
 bool listener_next(struct listener *l);
 /* Let the attach id go on. */
 void listener_answer(struct listener *l, unsigned long long id);
+/* Fail the call id with errno err, without making it. */
+void listener_refuse(struct listener *l, unsigned long long id, int err);
 void listener_close(struct listener *l);
 
 /* The bell: a child of the tracer that exits when an attach waits, which
@@ -55,5 +62,33 @@ void bell_stop(struct listener *l);
  * listener is closed. */
 void listener_hand_on(struct listener *l, const unsigned long long *ids,
 		      unsigned n);
+
+/* A nested pinrun --follow cannot have a filter of its own (the kernel
+ * allows one listener in a chain of filters): the outer pinrun refuses its
+ * request with NESTED_ERRNO, which tells it that attaches in its tree come
+ * to the outer one. When the outer one gets an attach whose task a nested
+ * pinrun traces, it asks that tracer to let go of it with a queued signal,
+ * NESTED_SIGNAL, whose value is the task's id in the nested tracer's PID
+ * namespace (NESTED_TRACER set when it is the attaching side), and waits
+ * (bounded) until the task is let go before the call goes on. */
+#define NESTED_ERRNO  EALREADY
+#define NESTED_SIGNAL (SIGRTMIN + 3)
+#define NESTED_TRACER (1 << 30)
+
+/* Whether pid runs the tracer's own program: a nested pinrun. */
+bool listener_is_self(const struct listener *l, pid_t pid);
+/* The two sides of an attach: the task to be traced (for PTRACE_ATTACH
+ * and PTRACE_SEIZE an id in the caller's PID namespace) and the tracer. */
+void listener_sides(const struct seccomp_notif *req, pid_t *tracee,
+		    pid_t *tracer);
+/* When a nested pinrun traces tid: ask it to let go of tid (as the
+ * attaching side or the attached one), and wait until it has, briefly. */
+void nested_forward(const struct listener *l, pid_t tid, bool attaching);
+
+/* In a tracer: take the outer pinrun's requests from now on. */
+void nested_listen(void);
+/* The next request taken (its value, NESTED_TRACER or'ed for the
+ * attaching side; from: who sent it): false when none is left. */
+bool nested_next(int *value, pid_t *from);
 
 #endif

@@ -352,6 +352,11 @@ static void explain_filter(const struct follow_start *st)
 			 st->notify_err == ENOSYS && !host_kernel_at_least(5, 8)
 			     ? "it needs Linux 5.8 or later"
 			     : strerror(st->notify_err));
+	else if (st->notify == FOLLOW_NOTIFY_OUTER)
+		msg_note("tracers: the filter of the pinrun --follow that "
+			 "runs this one sends each ptrace attach in the tree "
+			 "(debuggers, LeakSanitizer) to that pinrun, which "
+			 "asks this one to let go of both sides");
 	else
 		msg_note(
 		    "tracers: a seccomp filter sends each ptrace attach "

@@ -1483,6 +1483,55 @@ asan_as_plain() {
 	assert_as_plain
 }
 
+@test "follow trace: nested pinrun --follow: LeakSanitizer, ATTACH, SEIZE and TRACEME work two and three deep" {
+	needs_ptrace
+	needs_notify
+	make_asan
+	cp "$HELPERS/traceme" "$HELPERS/attach" "$SHARED/"
+	chmod 755 "$SHARED/traceme" "$SHARED/attach"
+	local inner=("$PINRUN" --spread --follow --)
+	AS=()
+	# BASE: under one pinrun, which has the filter; GOT: under two, the
+	# inner one without (the outer one has the attaches).
+	plain_and_followed "${inner[@]}" env ASAN_OPTIONS=detect_leaks=1 "$SHARED/leak" 3
+	[[ "$BASE" == *"SUMMARY: AddressSanitizer: 42 byte(s) leaked in 1 allocation(s)."* ]] || fail "no leak found under one pinrun: $BASE"
+	assert_as_plain
+	# The outer pinrun still following (its command a shell that waits).
+	plain_and_followed sh -c '"$1" --spread --follow -- env ASAN_OPTIONS=detect_leaks=1 "$2" 3; echo "status $?"' sh "$PINRUN" "$SHARED/leak"
+	[[ "$BASE" == *"42 byte(s) leaked"*"status 1" ]] || fail "under one pinrun: $BASE"
+	assert_as_plain
+	# Three deep (BASE two deep).
+	plain_and_followed "${inner[@]}" "${inner[@]}" env ASAN_OPTIONS=detect_leaks=1 "$SHARED/noleak" 2
+	[ "$BASE" = "threads 2" ] && [ "$BASE_STATUS" = 3 ] || fail "two deep ($BASE_STATUS): $BASE"
+	assert_as_plain
+	plain_and_followed "${inner[@]}" "$SHARED/attach" attach 0
+	[ "$BASE" = "PTRACE_ATTACH: ok" ] || fail "under one pinrun: $BASE"
+	assert_as_plain
+	plain_and_followed "${inner[@]}" "$SHARED/attach" seize 0
+	[ "$BASE" = "PTRACE_SEIZE: ok" ] || fail "under one pinrun: $BASE"
+	assert_as_plain
+	plain_and_followed "${inner[@]}" "$SHARED/traceme"
+	[ "$BASE" = "PTRACE_TRACEME: ok" ] || fail "under one pinrun: $BASE"
+	assert_as_plain
+	# The outer pinrun as the parent (--wait-all), and as another user
+	# (the outer filter under no_new_privs).
+	run "$PINRUN" --spread --follow --wait-all -- "${inner[@]}" env ASAN_OPTIONS=detect_leaks=1 "$SHARED/leak" 0
+	assert_failure 1
+	assert_output --partial "SUMMARY: AddressSanitizer: 42 byte(s) leaked in 1 allocation(s)."
+	if [ "$(id -u)" -eq 0 ]; then
+		AS=("${NOBODY[@]}")
+		plain_and_followed "${inner[@]}" env ASAN_OPTIONS=detect_leaks=1 "$SHARED/leak" 3
+		[[ "$BASE" == *"42 byte(s) leaked in 1 allocation(s)."* ]] || fail "no leak found under one pinrun, as nobody: $BASE"
+		assert_as_plain
+	fi
+	# What the inner pinrun says of it.
+	run --separate-stderr "$PINRUN" --spread --follow -- "$PINRUN" --explain --spread --follow -- true
+	assert_success
+	[[ "$stderr" == *"
+pinrun: tracers: the filter of the pinrun --follow that runs this one sends each ptrace attach in the tree (debuggers, LeakSanitizer) to that pinrun, which asks this one to let go of both sides
+"* ]] || fail "stderr: $stderr"
+}
+
 @test "follow trace: the same for an unprivileged user (no_new_privs), TRACEME and ATTACH too" {
 	needs_ptrace
 	needs_notify
@@ -2019,7 +2068,8 @@ start_waiting() {
 	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1"; "$1"' sh "$HELPERS/seccomp_notify"
 	assert_failure 1
 	[ "$stderr" = "$want" ] || fail "stderr: '$stderr', want '$want'"
-	# A nested pinrun is no such program: it runs without its filter.
+	# A nested pinrun is no such program: the outer one has its
+	# attaches (the nested pinrun test).
 	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1" --spread --follow -- true' sh "$PINRUN"
 	assert_success
 	[ -z "$stderr" ] || fail "nested pinrun: stderr: $stderr"
