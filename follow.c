@@ -577,7 +577,11 @@ static void settle(struct tracer *tr)
 			const struct task *t =
 			    tidmap_find(&tr->tasks, w->tids[k]);
 
-			done = !t || !traced(t->state);
+			/* A thread-group leader that exited while its other
+			 * threads run (a zombie) never stops: the attach
+			 * fails at once, with EPERM, as without pinrun. */
+			done = !t || !traced(t->state) ||
+			       host_task_state(w->tids[k]) == 'Z';
 		}
 		if (!done) {
 			i++;
@@ -710,7 +714,11 @@ static void rang(struct tracer *tr)
 {
 	while (listener_next(&tr->l))
 		attach_asked(tr, tr->l.req);
-	bell_ring(&tr->l);
+	/* A task let go may turn into a zombie (its main thread exits) and
+	 * never stop, with no event to say so: while attaches wait, the bell
+	 * rings every 20 ms too, and they are looked at again. */
+	settle(tr);
+	bell_ring(&tr->l, tr->nwaiting ? 20 : -1);
 }
 
 /* --- The loop ---------------------------------------------------------- */

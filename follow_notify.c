@@ -349,8 +349,9 @@ void listener_close(struct listener *l)
 	l->fd = l->sock = -1;
 }
 
-/* The bell: a child that exits when an attach waits on the listener. */
-void bell_ring(struct listener *l)
+/* The bell: a child that exits when an attach waits on the listener, or
+ * after timeout_ms (-1: never). */
+void bell_ring(struct listener *l, int timeout_ms)
 {
 	pid_t me = getpid(), pid;
 
@@ -379,7 +380,7 @@ void bell_ring(struct listener *l)
 		if (l->fd > 0)
 			host_close_range(0, (unsigned)l->fd - 1);
 		host_close_range((unsigned)l->fd + 1, ~0U);
-		while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		while (poll(&p, 1, timeout_ms) < 0 && errno == EINTR)
 			;
 		_exit(0);
 	}
@@ -412,7 +413,7 @@ bool notify_take(struct listener *l)
 	l->nnp = what == OFFER_FILTER_NNP;
 	if (listener_open(l, fd) < 0)
 		return false;
-	bell_ring(l);
+	bell_ring(l, -1);
 	return true;
 }
 

@@ -50,9 +50,10 @@ void listener_answer(struct listener *l, unsigned long long id);
 void listener_refuse(struct listener *l, unsigned long long id, int err);
 void listener_close(struct listener *l);
 
-/* The bell: a child of the tracer that exits when an attach waits, which
- * the tracer's wait4 reports. Ring again after each; stop at the end. */
-void bell_ring(struct listener *l);
+/* The bell: a child of the tracer that exits when an attach waits, or
+ * after timeout_ms (-1: never), which the tracer's wait4 reports. Ring
+ * again after each; stop at the end. */
+void bell_ring(struct listener *l, int timeout_ms);
 void bell_stop(struct listener *l);
 
 /* When the tracer is about to exit (the kernel then lets go of every task
