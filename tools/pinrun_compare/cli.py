@@ -2,6 +2,7 @@
 """The command line: the options, checked before anything runs, and the
 program's entry with its exit status."""
 
+import argparse
 import difflib
 import math
 import os
@@ -73,31 +74,34 @@ For more details see pinrun-compare(1).
 
 # --- the command line --------------------------------------------------------
 
-OPTIONS = {
-    # name: (takes a value, canonical name)
-    "-n": (True, "runs"), "--runs": (True, "runs"),
-    "-w": (True, "warmup"), "--warmup": (True, "warmup"),
-    "-p": (True, "placement"), "--placement": (True, "placement"),
-    "-b": (True, "baseline"), "--baseline": (True, "baseline"),
-    "--prepare": (True, "prepare"),
-    "--cleanup": (True, "cleanup"),
-    "-m": (True, "metric"), "--metric": (True, "metric"),
-    "--higher-is-better": (False, "higher"),
-    "--timeout": (True, "timeout"),
-    "-i": (False, "ignore_status"),
-    "--ignore-status": (False, "ignore_status"),
-    "--fail-if-slower": (True, "fail_if_slower"),
-    "--format": (True, "format"),
-    "-o": (True, "output"), "--output": (True, "output"),
-    "--export-csv": (True, "export_csv"),
-    "--export-json": (True, "export_json"),
-    "--export-markdown": (True, "export_markdown"),
-    "--plot": (True, "plot"),
-    "-q": (False, "quiet"), "--quiet": (False, "quiet"),
-    "--from": (True, "from_file"),
-    "-h": (False, "help"), "--help": (False, "help"),
-    "-V": (False, "version"), "--version": (False, "version"),
-}
+# Every option: its spellings, the name it is known by below (that of the
+# Options field it sets), and whether it takes a value. argparse reads
+# each option word (option_parser).
+OPTIONS = (
+    (("-n", "--runs"), "runs", True),
+    (("-w", "--warmup"), "warmup", True),
+    (("-p", "--placement"), "placement", True),
+    (("-b", "--baseline"), "baseline", True),
+    (("--prepare",), "prepare", True),
+    (("--cleanup",), "cleanup", True),
+    (("-m", "--metric"), "metric", True),
+    (("--higher-is-better",), "higher", False),
+    (("--timeout",), "timeout", True),
+    (("-i", "--ignore-status"), "ignore_status", False),
+    (("--fail-if-slower",), "fail_if_slower", True),
+    (("--format",), "format", True),
+    (("-o", "--output"), "output", True),
+    (("--export-csv",), "export_csv", True),
+    (("--export-json",), "export_json", True),
+    (("--export-markdown",), "export_markdown", True),
+    (("--plot",), "plot", True),
+    (("-q", "--quiet"), "quiet", False),
+    (("--from",), "from_file", True),
+    (("-h", "--help"), "help", False),
+    (("-V", "--version"), "version", False),
+)
+# Options that may be given more than once.
+REPEATABLE = ("placement", "from_file")
 # Options that only make sense when commands are run.
 RUN_ONLY = ("runs", "warmup", "prepare", "cleanup", "metric", "higher",
             "timeout", "ignore_status")
@@ -170,31 +174,100 @@ HYPERFINE = {
     "--export-asciidoc": "use --export-markdown or --export-json",
     "--export-orgmode": "use --export-markdown or --export-json",
 }
-LONG_OPTIONS = sorted(o for o in OPTIONS if o.startswith("--"))
+LONG_OPTIONS = sorted(o for spellings, _, _ in OPTIONS for o in spellings
+                      if o.startswith("--"))
 
 
-def long_option(arg):
-    """A long option as given, its unambiguous abbreviation (--war for
-    --warmup) made whole, or a UsageError that says what was meant."""
-    if arg in OPTIONS:
-        return arg
-    if arg in HYPERFINE:
-        raise UsageError("unknown option '%s': %s" % (arg, HYPERFINE[arg]))
-    matches = [o for o in LONG_OPTIONS if o.startswith(arg)]
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        raise UsageError("option '%s' is ambiguous: %s" %
-                         (arg, ", ".join(matches)))
-    close = difflib.get_close_matches(arg, LONG_OPTIONS, n=1, cutoff=0.7)
-    if close:
-        raise UsageError("unknown option '%s' (did you mean %s?)" %
-                         (arg, close[0]))
-    raise UsageError("unknown option '%s'" % arg)
+class NotAnOption(Exception):
+    """argparse's refusal of a word: an ambiguous abbreviation."""
+
+
+class WordParser(argparse.ArgumentParser):
+    """argparse, given one option word at a time by split_options: given
+    them all, it would read the command's words too (it refuses an
+    ambiguous abbreviation anywhere: true --ex) and never take a value
+    that starts with '-' (-p --bogus). Its refusals are not its messages
+    (unknown_option says what was meant), nor is its help USAGE."""
+
+    def error(self, message):
+        raise NotAnOption(message)
+
+    def format_help(self):
+        return USAGE
+
+
+class Given(argparse.Action):
+    """Which option argparse took a word for, named as it names it (--war
+    is --warmup), with the value attached to the word (--runs=5, -n5), or
+    None when none is: the value of one that takes a value is then the
+    next word, whatever it is (-p --bogus)."""
+
+    def __init__(self, option_strings, dest, takes_value, **kwargs):
+        super().__init__(option_strings, dest, nargs="?",
+                         default=argparse.SUPPRESS, **kwargs)
+        self.takes_value = takes_value
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.given = (self, option_string, values)
+
+
+def option_parser():
+    """The options; -h and -V too, checked like the others (--help=yes is
+    refused): main prints the help and the version."""
+    parser = WordParser(prog=PROG, add_help=False, allow_abbrev=True)
+    for spellings, name, takes in OPTIONS:
+        parser.add_argument(*spellings, dest=name, action=Given,
+                            takes_value=takes)
+    return parser
+
+
+PARSER = option_parser()
+
+
+def unknown_option(word):
+    """The UsageError for a word that is none of our options: what was
+    meant, where that can be told."""
+    name = word.split("=", 1)[0]
+    if word.startswith("--"):
+        if name in HYPERFINE:
+            return UsageError("unknown option '%s': %s" %
+                              (name, HYPERFINE[name]))
+        matches = [o for o in LONG_OPTIONS if o.startswith(name)]
+        if len(matches) > 1:
+            return UsageError("option '%s' is ambiguous: %s" %
+                              (name, ", ".join(matches)))
+        close = difflib.get_close_matches(name, LONG_OPTIONS, n=1,
+                                          cutoff=0.7)
+        if close:
+            return UsageError("unknown option '%s' (did you mean %s?)" %
+                              (name, close[0]))
+    elif word in HYPERFINE:
+        return UsageError("unknown option '%s': %s" %
+                          (word, HYPERFINE[word]))
+    return UsageError("unknown option '%s'" % name)
+
+
+def parse_option(word):
+    """The option that a word starting with '-' is, as argparse reads it:
+    (its Given, its name, the value attached to it or None)."""
+    try:
+        namespace, extra = PARSER.parse_known_args([word])
+    except NotAnOption:
+        raise unknown_option(word) from None
+    if extra or not hasattr(namespace, "given"):
+        raise unknown_option(word)
+    action, option, value = namespace.given
+    if not word.startswith("--") and len(word) > 2:
+        # Short options are never bundled (-iq), and one's value is all
+        # that follows it: -p=hot is '=hot', where argparse drops the '='.
+        if not action.takes_value:
+            raise unknown_option(word)
+        value = word[2:]
+    return action, option, value
 
 
 def split_options(argv):
-    """The options as (canonical name, option as given, value), and the
+    """The options as (name, option as argparse names it, value), and the
     command after them. Parsing stops at "--" or at the first word that is
     not an option, so the command's own options are never taken for
     ours."""
@@ -207,31 +280,18 @@ def split_options(argv):
             break
         if not arg.startswith("-") or arg == "-":
             break
-        value = None
-        if arg.startswith("--") and "=" in arg:
-            arg, value = arg.split("=", 1)
-        elif (not arg.startswith("--") and len(arg) > 2
-              and arg[:2] in OPTIONS and OPTIONS[arg[:2]][0]):
-            arg, value = arg[:2], arg[2:]
-        if arg.startswith("--"):
-            arg = long_option(arg)
-        elif arg not in OPTIONS:
-            if arg in HYPERFINE:
-                raise UsageError("unknown option '%s': %s" %
-                                 (arg, HYPERFINE[arg]))
-            raise UsageError("unknown option '%s'" % argv[i].split("=")[0])
-        takes, name = OPTIONS[arg]
-        if takes and value is None:
+        action, option, value = parse_option(arg)
+        if action.takes_value and value is None:
             if i + 1 >= len(argv):
-                raise UsageError("option '%s' needs a value" % arg)
+                raise UsageError("option '%s' needs a value" % option)
             i += 1
             value = argv[i]
-        elif not takes and value is not None:
-            raise UsageError("option '%s' takes no value" % arg)
-        if takes and name not in ("placement", "from_file") and \
-                any(g[0] == name for g in given):
-            raise UsageError("option '%s' given twice" % arg)
-        given.append((name, arg, value))
+        elif not action.takes_value and value is not None:
+            raise UsageError("option '%s' takes no value" % option)
+        if action.takes_value and action.dest not in REPEATABLE and \
+                any(g[0] == action.dest for g in given):
+            raise UsageError("option '%s' given twice" % option)
+        given.append((action.dest, option, value))
         i += 1
     return given, argv[i:]
 
@@ -363,7 +423,7 @@ def parse_args(argv):
 def main(argv):
     o = parse_args(argv)
     if o.help:
-        write_stdout(USAGE)
+        write_stdout(PARSER.format_help())
         return EXIT_OK
     if o.version:
         write_stdout("%s %s\n" % (PROG, version()))
