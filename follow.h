@@ -128,8 +128,13 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all);
  * nothing but stdio, passes the usual signals on to the command, and
  * returns the command's wait status once the command has ended and the
  * helper has said that the whole tree has (or has died). The command
- * exits for real meanwhile: it holds no descriptor nor memory. */
-int follow_wait(const struct follow_start *st);
+ * exits for real meanwhile: it holds no descriptor nor memory. *word is
+ * the last byte the helper sent with follow_tell (0: none). */
+int follow_wait(const struct follow_start *st, char *word);
+
+/* In the helper, with wait_all: send the waiting pinrun one byte (its
+ * meaning is the caller's), before the helper ends. */
+void follow_tell(const struct follow_start *st, char word);
 
 /* In the helper: trace until the command ends (with wait_all, until every
  * task has), or until it is let go, and return the number of processes

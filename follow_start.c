@@ -238,7 +238,13 @@ static void forward(int sig, siginfo_t *info, void *unused)
 static const int passed[] = { SIGTERM, SIGINT,	SIGHUP, SIGQUIT,
 			      SIGUSR1, SIGUSR2, SIGALRM };
 
-int follow_wait(const struct follow_start *st)
+void follow_tell(const struct follow_start *st, char word)
+{
+	while (st->word >= 0 && write(st->word, &word, 1) < 0 && errno == EINTR)
+		;
+}
+
+int follow_wait(const struct follow_start *st, char *word)
 {
 	struct sigaction sa = { .sa_sigaction = forward,
 				.sa_flags = SA_SIGINFO | SA_RESTART };
@@ -255,8 +261,10 @@ int follow_wait(const struct follow_start *st)
 		sigaction(passed[i], &sa, NULL);
 	while (waitpid(st->command, &status, 0) < 0 && errno == EINTR)
 		;
+	*word = 0;
 	while ((n = read(st->word, &c, 1)) > 0 || (n < 0 && errno == EINTR))
-		;
+		if (n > 0)
+			*word = c;
 	return status;
 }
 

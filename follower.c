@@ -401,6 +401,18 @@ static void __attribute__((noreturn)) mirror(int status)
 	exit(128 + sig);
 }
 
+/* pinrun's status where it waits for the command: the command's, but a
+ * report that lost lines makes a command that succeeded fail (125). */
+static void __attribute__((noreturn)) finish(bool report_lost, int status)
+{
+	if (report_lost && WIFEXITED(status) && !WEXITSTATUS(status))
+		exit(PINRUN_EXIT_FAILURE);
+	mirror(status);
+}
+
+/* What the helper tells the waiting pinrun (--wait-all). */
+#define REPORT_LOST 'R'
+
 /* --- starting ------------------------------------------------------------ */
 
 static void __attribute__((noreturn))
@@ -421,10 +433,7 @@ as_parent(const struct options *o, const struct policy_plan *plan,
 			 strerror(exec_error));
 		exit(pinrun_exec_status(exec_error));
 	}
-	/* The report lost lines: a command that succeeded fails (125). */
-	if (f->report.err && WIFEXITED(status) && !WEXITSTATUS(status))
-		exit(PINRUN_EXIT_FAILURE);
-	mirror(status);
+	finish(f->report.err != 0, status);
 }
 
 void follower_start(const struct options *o, const struct policy_plan *plan)
@@ -494,14 +503,20 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		act_bind(0, &plan->cpus);
 		return;
 	}
-	if (st.waiter)
-		mirror(follow_wait(&st));
+	if (st.waiter) {
+		char word;
+		int status = follow_wait(&st, &word);
+
+		finish(word == REPORT_LOST, status);
+	}
 	if (st.in_tracer) {
 		/* Past a file size limit, a write fails (EFBIG), and the
 		 * helper goes on following. */
 		signal(SIGXFSZ, SIG_IGN);
 		f.command = st.command;
 		follow_run(&ops, &st);
+		if (f.report.err)
+			follow_tell(&st, REPORT_LOST);
 		slots_free(&f.slots);
 		report_free(&f.report);
 		exit(PINRUN_EXIT_OK);

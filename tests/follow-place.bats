@@ -238,3 +238,17 @@ print(len(data.splitlines()))' "$d/r"
 	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --spread --follow --report /dev/full -- sh -c '/bin/true; exit 3'
 	assert_failure 3
 }
+
+@test "follow place: with --wait-all, a report that cannot be written fails a command that succeeded (125)" {
+	# pinrun waits for the command here, so its status can say so; the
+	# helper tells it once the tree has ended.
+	run --separate-stderr "$PINRUN" --spread --follow --wait-all --report /dev/full -- sh -c '/bin/true; exit 0'
+	assert_failure 125
+	assert_equal "$stderr" "pinrun: warning: cannot write report '/dev/full': No space left on device; lines are missing from it"
+	run --separate-stderr "$PINRUN" --spread --follow --wait-all --report /dev/full -- sh -c '/bin/true; exit 3'
+	assert_failure 3
+	# A report written whole: the command's status.
+	run --separate-stderr "$PINRUN" --spread --follow --wait-all --report "$BATS_TEST_TMPDIR/r" -- sh -c '/bin/true; exit 0'
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
