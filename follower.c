@@ -79,11 +79,15 @@ static bool on_slot(const struct follower *f, const struct cpuset *set,
  * threads have the whole placement, as in a plain run). */
 static void thread_unplaced(struct follower *f, pid_t tid)
 {
-	long long tgid = host_status_number(tid, "Tgid");
-	int slot = tgid > 0 ? slots_slot_of(&f->slots, (pid_t)tgid) : -1;
+	long long tgid;
+	int slot;
 	char comm[64] = "?";
 
-	if (f->thread_noted || slot < 0 || (unsigned)slot >= f->slots.n)
+	if (f->thread_noted) /* (then nothing is read: no cost per thread) */
+		return;
+	tgid = host_status_number(tid, "Tgid");
+	slot = tgid > 0 ? slots_slot_of(&f->slots, (pid_t)tgid) : -1;
+	if (slot < 0 || (unsigned)slot >= f->slots.n)
 		return;
 	f->thread_noted = true;
 	host_comm((pid_t)tgid, comm, sizeof(comm));
