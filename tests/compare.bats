@@ -14,9 +14,7 @@ setup() {
 	# PINRUN_COMPARE_UNDER_TEST: another copy (an older one, to see a test fail).
 	COMPARE=${PINRUN_COMPARE_UNDER_TEST:-$REPO/scripts/pinrun-compare}
 	FIX=$BATS_TEST_DIRNAME/fixtures/compare
-	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
-	SECOND=$(expand "$ALLOWED" | cut -d, -f2)
+	load_allowed
 	# The fixtures' names appear in the reports as given.
 	cd "$FIX"
 }
@@ -45,10 +43,6 @@ bad_output() {
 	local message=$1
 	shift
 	one_line_error "$COMPARE" 6 pinrun-compare "$message" "$@"
-}
-
-needs_two_cpus() {
-	[ "$FIRST" != "$SECOND" ] || skip_unless_works "needs 2 allowed CPUs, this process has $ALLOWED"
 }
 
 # The JSON report on stdin, checked by the Python given (doc is the JSON).

@@ -9,26 +9,11 @@ load test_helper
 setup() {
 	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
 	HELPERS=$BATS_TEST_DIRNAME/helpers
-	# The CPUs this test may use (its inherited affinity).
-	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
-	SECOND=$(expand "$ALLOWED" | cut -d, -f2)
+	load_allowed
 }
 
 teardown() {
 	kill_background
-}
-
-needs_two_cpus() {
-	[ "$FIRST" != "$SECOND" ] || skip_unless_works "needs 2 allowed CPUs, this process has $ALLOWED"
-}
-
-allowed_of() {
-	awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"
-}
-
-state_of() {
-	awk '/^State/ { print $2 }' "/proc/$1/status"
 }
 
 # Wait until process $2 runs program $1 and sleeps in it (it exec'd, and

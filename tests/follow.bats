@@ -51,9 +51,7 @@ BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 setup() {
 	HELPERS=$BATS_TEST_DIRNAME/helpers
-	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
-	SECOND=$(expand "$ALLOWED" | cut -d, -f2)
+	load_allowed
 	for h in probe sigcount threadexec rawclone threadfork traceme \
 		seccomp_noptrace euid waiter leaderexit forkloop attach \
 		seccomp_notify seccomp_noseccomp blockwait zombieattach; do
@@ -80,10 +78,6 @@ teardown() {
 }
 
 # --- Conditions ------------------------------------------------------------
-
-needs_two_cpus() {
-	[ "$FIRST" != "$SECOND" ] || skip_unless_works "needs 2 allowed CPUs, this process has $ALLOWED"
-}
 
 # ptrace must work here for pinrun to follow anything (a child can ask to
 # be traced by its parent; Yama 3, a seccomp filter or an LSM may refuse).
@@ -174,10 +168,6 @@ in_placement() {
 
 min() {
 	echo $(($1 < $2 ? $1 : $2))
-}
-
-allowed_of() {
-	awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"
 }
 
 # The TracerPid of a process, or "gone".
@@ -320,10 +310,6 @@ out_ready() {
 	eventually 'grep -q "^ready pid=" "$OUT"'
 	PID=$(sed -nE 's/^ready pid=([0-9]+).*/\1/p' "$OUT")
 	KILL+=("$PID")
-}
-
-state_of() {
-	awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null
 }
 
 # ===========================================================================
@@ -523,7 +509,7 @@ group_term() {
 	tm_wait '^rc=[0-9]+$'
 }
 
-@test "follow 13: kill -TERM -PGID of the job from another shell: TERM once" {
+@test "follow 13a: kill -TERM -PGID of the job from another shell: TERM once" {
 	needs_ptrace
 	twice group_term
 	assert_equal "$GOT" "$BASE"
@@ -533,7 +519,7 @@ group_term() {
 	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
 }
 
-@test "follow 13: as PID 1 (pinrun the parent), kill -TERM -PGID: TERM counted, never lost" {
+@test "follow 13b: as PID 1 (pinrun the parent), kill -TERM -PGID: TERM counted, never lost" {
 	needs_ptrace
 	needs_pidns
 	local out=$BATS_TEST_TMPDIR/out u pinrun s more
@@ -803,7 +789,7 @@ EOF
 # ===========================================================================
 # Placement (rows 25-30)
 
-@test "follow 25: --spread, 8 children at once: each first sees one slot, all slots used" {
+@test "follow 25a: --spread, 8 children at once: each first sees one slot, all slots used" {
 	needs_ptrace
 	load_slots --spread
 	run --separate-stderr "$PINRUN" --follow --spread -- "$HELPERS/probe" 8
@@ -821,7 +807,7 @@ $output
 slots: ${SLOTS//$'\n'/ }"
 }
 
-@test "follow 25: one after another (fork, posix_spawn): each child on one slot" {
+@test "follow 25b: one after another (fork, posix_spawn): each child on one slot" {
 	needs_ptrace
 	load_slots --spread
 	for mode in -s -p; do
@@ -836,7 +822,7 @@ slots: ${SLOTS//$'\n'/ }"
 	done
 }
 
-@test "follow 25: the slots are those of --json for --cpus, --same-chip, --same-numa" {
+@test "follow 25c: the slots are those of --json for --cpus, --same-chip, --same-numa" {
 	needs_ptrace
 	for policy in "--cpus=$ALLOWED" --same-chip --same-numa; do
 		load_slots "$policy"
@@ -1015,7 +1001,7 @@ status 0"
 	assert_on "${lines[2]}" "$inner"
 }
 
-@test "follow 35: ptrace denied by seccomp: one warning, inheritance, status kept; =strict refuses" {
+@test "follow 35a: ptrace denied by seccomp: one warning, inheritance, status kept; =strict refuses" {
 	load_slots --spread
 	run --separate-stderr "$HELPERS/seccomp_noptrace" "$PINRUN" --follow --spread -- sh -c '"$1" 1; exit 3' sh "$HELPERS/probe"
 	assert_failure 3
@@ -1051,7 +1037,7 @@ make_suid() {
 	[ "$output" = 0 ] || skip_unless_works "set-user-ID programs do not work in $SUID_DIR ($output)"
 }
 
-@test "follow 36: a set-user-ID main command runs unfollowed, with its privileges" {
+@test "follow 36a: a set-user-ID main command runs unfollowed, with its privileges" {
 	needs_ptrace
 	make_suid
 	load_slots --spread
@@ -1061,7 +1047,7 @@ make_suid() {
 	[ "$stderr" = "pinrun: warning: --follow unavailable ($SUID is set-user-ID): children inherit CPUs $CPUS" ] || fail "stderr: $stderr"
 }
 
-@test "follow 36: a set-user-ID program deeper down: one warning, it runs without privileges" {
+@test "follow 36b: a set-user-ID program deeper down: one warning, it runs without privileges" {
 	needs_ptrace
 	make_suid
 	run --separate-stderr "${NOBODY[@]}" "$PINRUN" --follow --spread -- sh -c '"$1"; exit 4' sh "$SUID"
@@ -1070,7 +1056,7 @@ make_suid() {
 	[ "$stderr" = "pinrun: warning: $SUID is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $stderr"
 }
 
-@test "follow 36: a program made set-user-ID while the tree runs is judged again at its next exec" {
+@test "follow 36c: a program made set-user-ID while the tree runs is judged again at its next exec" {
 	needs_ptrace
 	make_suid
 	local later=$SUID_DIR/later st=0
@@ -1093,7 +1079,7 @@ make_suid() {
 	[ "$(cat "$BATS_TEST_TMPDIR/err")" = "pinrun: warning: $later is set-user-ID: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $(cat "$BATS_TEST_TMPDIR/err")"
 }
 
-@test "follow 36: pinrun as root, the command dropped to nobody: set-user-ID keeps euid 0" {
+@test "follow 36d: pinrun as root, the command dropped to nobody: set-user-ID keeps euid 0" {
 	needs_ptrace
 	make_suid
 	run --separate-stderr "$PINRUN" --follow --spread -- "${NOBODY[@]}" "$SUID"
@@ -1121,7 +1107,7 @@ make_sgid_caps() {
 	[ "$output" = 0000000000002000 ] || skip_unless_works "file capabilities do not work in $SUID_DIR ($output)"
 }
 
-@test "follow 36: as root, set-group-ID and file-capability programs are followed, nothing said" {
+@test "follow 36e: as root, set-group-ID and file-capability programs are followed, nothing said" {
 	needs_ptrace
 	make_sgid_caps
 	load_slots --spread
@@ -1140,7 +1126,7 @@ make_sgid_caps() {
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
 
-@test "follow 36: unprivileged, a set-group-ID or file-capability program: the warning says which" {
+@test "follow 36f: unprivileged, a set-group-ID or file-capability program: the warning says which" {
 	needs_ptrace
 	make_sgid_caps
 	load_slots --spread
@@ -1161,7 +1147,7 @@ make_sgid_caps() {
 pinrun: warning: $CAPS has file capabilities: it runs without its privileges under --follow; stopped following it" ] || fail "stderr: $stderr"
 }
 
-@test "follow 36: the set-user-ID check finds the command in PATH as execvp does" {
+@test "follow 36g: the set-user-ID check finds the command in PATH as execvp does" {
 	needs_ptrace
 	make_suid
 	load_slots --spread
@@ -1180,7 +1166,7 @@ pinrun: warning: $CAPS has file capabilities: it runs without its privileges und
 	[ "$stderr" = "pinrun: warning: --follow unavailable (euid is set-user-ID): children inherit CPUs $CPUS" ] || fail "stderr: $stderr"
 }
 
-@test "follow 37: pinrun as PID 1: statuses 0, 1, 42 and 143 (SIGTERM)" {
+@test "follow 37a: pinrun as PID 1: statuses 0, 1, 42 and 143 (SIGTERM)" {
 	needs_ptrace
 	needs_pidns
 	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- true
@@ -1197,7 +1183,7 @@ pinrun: warning: $CAPS has file capabilities: it runs without its privileges und
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
 
-@test "follow 37: pinrun as PID 1 reaps orphans: no zombie left" {
+@test "follow 37b: pinrun as PID 1 reaps orphans: no zombie left" {
 	needs_ptrace
 	needs_pidns
 	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c '(sleep 0.1 &); sleep 0.6; grep -l "^State:.*Z" /proc/[0-9]*/status; exit 4'
@@ -1206,7 +1192,7 @@ pinrun: warning: $CAPS has file capabilities: it runs without its privileges und
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
 
-@test "follow 37: pinrun as PID 1 places children like the helper does" {
+@test "follow 37c: pinrun as PID 1 places children like the helper does" {
 	needs_ptrace
 	needs_pidns
 	load_slots --spread
@@ -1220,7 +1206,7 @@ pinrun: warning: $CAPS has file capabilities: it runs without its privileges und
 	[ "$(distinct child)" -eq "$NSLOTS" ] || fail "$output"
 }
 
-@test "follow 37: --mem reaches the command and its children, with the helper and as PID 1" {
+@test "follow 37d: --mem reaches the command and its children, with the helper and as PID 1" {
 	needs_ptrace
 	needs_pidns
 	local nodes
@@ -1246,7 +1232,7 @@ descendants() {
 	done
 }
 
-@test "follow 38: kill -9 of pinrun as PID 1 (it is the parent): command and children die" {
+@test "follow 38a: kill -9 of pinrun as PID 1 (it is the parent): command and children die" {
 	needs_ptrace
 	needs_pidns
 	unshare -fp --mount-proc "$PINRUN" --follow --spread -- sh -c 'sleep 30 & exec sleep 31' </dev/null >/dev/null 2>&1 3>&- &
@@ -1263,7 +1249,7 @@ descendants() {
 	wait "$u" || :
 }
 
-@test "follow 38: kill -9 of the helper (topology B): the job goes on unaffected" {
+@test "follow 38b: kill -9 of the helper (topology B): the job goes on unaffected" {
 	needs_ptrace
 	local out=$BATS_TEST_TMPDIR/out pid tracer s
 	"$PINRUN" --follow --spread -- sh -c 'sleep 1; echo done; exit 4' </dev/null >"$out" 2>&1 3>&- &
@@ -1771,7 +1757,7 @@ status 0" ]'
 $line2"
 }
 
-@test "follow 35: --follow=strict as PID 1 with ptrace denied runs nothing" {
+@test "follow 35b: --follow=strict as PID 1 with ptrace denied runs nothing" {
 	needs_pidns
 	run --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		unshare -fp --mount-proc "$HELPERS/seccomp_noptrace" "$PINRUN" --follow=strict --spread -- touch "$BATS_TEST_TMPDIR/ran"
@@ -2075,7 +2061,7 @@ start_waiting() {
 	[ -z "$stderr" ] || fail "nested pinrun: stderr: $stderr"
 }
 
-@test "follow 36: in an unprivileged user namespace, a set-user-ID program of an unmapped owner is no privileged one" {
+@test "follow 36h: in an unprivileged user namespace, a set-user-ID program of an unmapped owner is no privileged one" {
 	needs_ptrace
 	needs_root
 	local cmd='mount -t tmpfs none /mnt && echo mounted'

@@ -8,22 +8,12 @@ load test_helper
 
 setup() {
 	HELPERS=$BATS_TEST_DIRNAME/helpers
-	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
-	SECOND=$(expand "$ALLOWED" | cut -d, -f2)
+	load_allowed
 	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
 }
 
 teardown() {
 	kill_background
-}
-
-needs_two_cpus() {
-	[ "$FIRST" != "$SECOND" ] || skip_unless_works "needs 2 allowed CPUs, this process has $ALLOWED"
-}
-
-allowed_of() {
-	awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"
 }
 
 # A process with four threads (tests/helpers/threads), in PID, its

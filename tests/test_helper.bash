@@ -52,6 +52,29 @@ expand() {
 	printf '%s\n' "${out[@]}" | sort -n | paste -sd, -
 }
 
+# A process's CPUs, as its /proc/PID/status has them (PID "self": the
+# reader's, which is the caller's).
+allowed_of() {
+	awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"
+}
+
+# A process's state letter (R, S, T, t, Z...), or nothing once it is gone.
+state_of() {
+	awk '/^State/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+# The CPUs this test may use (its inherited affinity) in ALLOWED, and the
+# first two of them in FIRST and SECOND (the same one on a one-CPU run).
+load_allowed() {
+	ALLOWED=$(allowed_of self)
+	FIRST=$(expand "$ALLOWED" | cut -d, -f1)
+	SECOND=$(expand "$ALLOWED" | cut -d, -f2)
+}
+
+needs_two_cpus() {
+	[ "$FIRST" != "$SECOND" ] || skip_unless_works "needs 2 allowed CPUs, this process has $ALLOWED"
+}
+
 # one_line_error PROGRAM STATUS NAME MESSAGE ARGS...: PROGRAM ARGS exits
 # STATUS, prints nothing on stdout and exactly one line on stderr,
 # "NAME: MESSAGE".
