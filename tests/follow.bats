@@ -1308,7 +1308,9 @@ descendants() {
 	assert_output "survived"
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 	# Caught signals are not inherited as caught: a default INT kills.
-	run --separate-stderr "$HELPERS/waiter" "$PINRUN" --follow --spread -- sh -c 'kill -INT $$; echo survived'
+	# (default from here on: a suite started in the background, as by
+	# `tests/run &` or a CI runner, inherits SIGINT ignored)
+	run --separate-stderr env --default-signal=INT "$HELPERS/waiter" "$PINRUN" --follow --spread -- sh -c 'kill -INT $$; echo survived'
 	assert_output "signaled 2"
 }
 
