@@ -41,24 +41,15 @@ static void read_spec(struct context *ctx, const struct options *o)
 				    .dropped = &ctx->spec_dropped };
 
 	if (location_eval(ctx->t, o->spec, &lo, &ctx->req.cpus, &e) < 0)
-		msg_die("%s", errors_spec(o->policy == POLICY_HOT ? "--hot="
-								  : "--cpus",
+		msg_die("%s", errors_spec(policy_desc(o->policy)->spec_option,
 					  ctx->t, o->spec, &e));
-}
-
-/* The level a domain policy's index counts in. */
-static enum topo_type domain_type(enum policy_kind kind)
-{
-	return kind == POLICY_SAME_CHIP	  ? TOPO_PACKAGE
-	       : kind == POLICY_SAME_NUMA ? TOPO_NUMA
-					  : TOPO_L3;
 }
 
 /* --same-*=N --physical: N is an OS index; the policy wants the logical
  * one. */
 static void physical_index(struct context *ctx, const struct options *o)
 {
-	enum topo_type type = domain_type(o->policy);
+	enum topo_type type = policy_desc(o->policy)->level;
 	struct index_facts f = { .what = o->policy_text,
 				 .kind = o->policy,
 				 .value = o->index };
@@ -436,9 +427,9 @@ void context_plan(struct context *ctx, const struct options *o,
 			    !cpulist_has(&online, (unsigned)e.value);
 	/* --same-numa=8 where OS node 8 is numa:1: say so. */
 	if (e.code == POLICY_E_NO_SUCH && e.value <= UINT_MAX &&
-	    o->policy >= POLICY_SAME_CHIP && o->policy <= POLICY_SAME_CACHE &&
-	    location_logical_of(t, domain_type(o->policy), (unsigned)e.value,
-				&logical) == 0) {
+	    policy_desc(o->policy)->value == POLICY_VALUE_DOMAIN &&
+	    location_logical_of(t, policy_desc(o->policy)->level,
+				(unsigned)e.value, &logical) == 0) {
 		f.has_os_match = true;
 		f.os_match = logical;
 	}

@@ -52,28 +52,23 @@ enum {
 	OPT_TELL,
 };
 
-/* The policies, once: for the parser and for --help. */
-static const struct policy_option {
-	const char *name;
-	enum policy_kind kind;
-	int short_opt;
-	const char *arg;
-	const char *help;
-} policy_options[] = {
-	{ "hot", POLICY_HOT, 0, "[=<which>]",
-	  "one PU: current (default), idle, or a CPU" },
-	{ "same-chip", POLICY_SAME_CHIP, 0, "[=<which>]",
-	  "every allowed PU of one package" },
-	{ "same-numa", POLICY_SAME_NUMA, 0, "[=<which>]",
-	  "every allowed PU of one NUMA node" },
-	{ "same-cache", POLICY_SAME_CACHE, 0, "[=<which>]",
-	  "every allowed PU under one L3 cache" },
-	{ "spread", POLICY_SPREAD, 0, "[=<n>]",
-	  "one PU on each of n cores, as far apart as can be" },
-	{ "cpus", POLICY_CPUS, 'c', " <spec>",
-	  "exactly these CPUs: 0-3,8  0xff  package:1" },
-};
-#define NPOLICIES (sizeof(policy_options) / sizeof(policy_options[0]))
+/* The policies' options are policy.c's table, from POLICY_HOT on: option
+ * OPT_POLICY + i is policy POLICY_HOT + i. */
+#define NPOLICIES ((size_t)POLICY_NKINDS - POLICY_HOT)
+
+static enum policy_kind policy_at(size_t i)
+{
+	return (enum policy_kind)(POLICY_HOT + i);
+}
+
+/* The policy whose short option is c, or POLICY_NONE. */
+static enum policy_kind policy_of_short(int c)
+{
+	for (size_t i = 0; i < NPOLICIES; i++)
+		if (c && policy_desc(policy_at(i))->short_opt == c)
+			return policy_at(i);
+	return POLICY_NONE;
+}
 
 static const struct other_option {
 	const char *name;
@@ -167,10 +162,11 @@ static void __attribute__((noreturn)) usage(void)
 	       " pinrun [<policy>] [options] --list\n\n"
 	       "Run a command on CPUs chosen from the machine's topology.\n\n"
 	       "Policies (exactly one):\n");
-	for (size_t i = 0; i < NPOLICIES; i++)
-		print_option(policy_options[i].short_opt,
-			     policy_options[i].name, policy_options[i].arg,
-			     policy_options[i].help);
+	for (size_t i = 0; i < NPOLICIES; i++) {
+		const struct policy_desc *p = policy_desc(policy_at(i));
+
+		print_option(p->short_opt, p->name, p->arg, p->help);
+	}
 	printf("\nOptions:\n");
 	for (size_t i = 0; i < NOTHERS; i++) {
 		const struct other_option *o = &other_options[i];
@@ -259,8 +255,7 @@ static const struct rule {
 	  "--emit prints the plan in another tool's words and runs nothing: "
 	  "{other} does not apply" },
 	{ F_ANY, 0, F_SHOW | F_POLICY | F_NEAR | F_LIST,
-	  "no policy given: use one of --hot, --same-chip, --same-numa, "
-	  "--same-cache, --spread or --cpus" },
+	  "no policy given: use one of {policies}" },
 	{ F_MEM, F_LIST, F_POLICY | F_NEAR,
 	  "--mem with --list marks a placement's memory: give a policy or "
 	  "--near" },
@@ -302,17 +297,36 @@ static const char *first_flag(unsigned set)
 	return flag_names[__builtin_ctz(set)];
 }
 
+/* "--hot, --same-chip, ... or --cpus": every policy's option. */
+static const char *policy_list(void)
+{
+	static char list[256];
+	size_t n = 0;
+
+	for (size_t i = 0; i < NPOLICIES && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s--%s",
+				      i == 0		  ? ""
+				      : i + 1 < NPOLICIES ? ", "
+							  : " or ",
+				      policy_name(policy_at(i)));
+	return list;
+}
+
 static void check_rules(unsigned given)
 {
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct rule *r = &rules[i];
-		const char *w = r->words, *opt, *other;
+		const char *w = r->words, *opt, *other, *policies;
 
 		if (!(given & r->given) || (r->with && !(given & r->with)) ||
 		    (given & r->without))
 			continue;
 		opt = strstr(w, "{opt}");
 		other = strstr(w, "{other}");
+		policies = strstr(w, "{policies}");
+		if (policies)
+			msg_usage("%.*s%s%s", (int)(policies - w), w,
+				  policy_list(), policies + 10);
 		if (opt)
 			msg_usage("%.*s%s%s", (int)(opt - w), w,
 				  first_flag(given & r->given), opt + 5);
@@ -340,11 +354,7 @@ static unsigned given_flags(const struct options *o)
 	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
 	       (o->quiet ? F_QUIET : 0) | (o->emit ? F_EMIT : 0) |
 	       (o->tell ? F_TELL : 0) |
-	       (o->spec ||
-			(o->which == WHICH_INDEX &&
-			 o->policy != POLICY_SPREAD && o->policy != POLICY_NONE)
-		    ? F_INDEX
-		    : 0);
+	       (o->spec || o->which == WHICH_INDEX ? F_INDEX : 0);
 }
 
 /* --- values --------------------------------------------------------------- */
@@ -430,44 +440,28 @@ static const char *near_index(const char *name, const char *arg,
 	return buf;
 }
 
-static void parse_which(struct options *o, const struct policy_option *p,
+static void parse_which(struct options *o, const struct policy_desc *p,
 			const char *arg)
 {
 	static const char *const words[] = { "current", "idle" };
-	static const char *const domain_word[] = {
-		[POLICY_SAME_CHIP] = "a package number",
-		[POLICY_SAME_NUMA] = "a NUMA node number",
-		[POLICY_SAME_CACHE] = "an L3 cache number",
-	};
-	/* what a user may call each level, as hwloc does, space-separated */
-	static const char *const type_words[] = {
-		[POLICY_SAME_CHIP] = " package socket chip pkg ",
-		[POLICY_SAME_NUMA] = " numa node numanode ",
-		[POLICY_SAME_CACHE] = " l3 l3cache cache ",
-	};
-	/* how --cpus names the same objects */
-	static const char *const location_words[] = {
-		[POLICY_SAME_CHIP] = "package",
-		[POLICY_SAME_NUMA] = "numa",
-		[POLICY_SAME_CACHE] = "l3",
-	};
 	unsigned long n;
 
 	o->which = WHICH_CURRENT;
 	if (!arg)
 		return;
-	if (p->kind == POLICY_SPREAD) {
+	if (p->value == POLICY_VALUE_COUNT) {
 		if (!parse_number(arg, CPULIST_MAX + 1, &n))
-			msg_usage("invalid --spread value '%s': expected a "
-				  "number of cores%s",
-				  msg_input(arg),
+			msg_usage("invalid --%s value '%s': expected a number "
+				  "of cores%s",
+				  p->name, msg_input(arg),
 				  strcmp(arg, "all") ? ""
 						     : "; --spread alone "
 						       "spreads over every "
 						       "core");
 		if (n == 0)
-			msg_usage("invalid --spread value '0': spread over at "
-				  "least 1 core");
+			msg_usage("invalid --%s value '0': spread over at "
+				  "least 1 core",
+				  p->name);
 		o->spread = (unsigned)n;
 		return;
 	}
@@ -478,14 +472,14 @@ static void parse_which(struct options *o, const struct policy_option *p,
 		return;
 	}
 	o->which = WHICH_INDEX;
-	if (p->kind == POLICY_HOT) {
+	if (p->value == POLICY_VALUE_PU) {
 		const char *hint = near_word(p->name, arg, words, 2);
 
 		if (*hint &&
 		    strspn(arg, "abcdefghijklmnopqrstuvwxyz") == strlen(arg))
-			msg_usage("invalid --hot value '%s': expected current, "
+			msg_usage("invalid --%s value '%s': expected current, "
 				  "idle or a CPU specification%s",
-				  msg_input(arg), hint);
+				  p->name, msg_input(arg), hint);
 		o->spec = arg;
 		return;
 	}
@@ -493,38 +487,39 @@ static void parse_which(struct options *o, const struct policy_option *p,
 		const char *hint = near_word(p->name, arg, words, 2);
 		char several[256];
 
-		if (domain_union(location_words[p->kind], arg, several,
+		if (domain_union(p->location_type, arg, several,
 				 sizeof(several)))
 			msg_usage("invalid --%s value '%s': expected current, "
 				  "idle or %s; several at once are --cpus '%s'",
-				  p->name, msg_input(arg), domain_word[p->kind],
+				  p->name, msg_input(arg), p->index_words,
 				  several);
 
 		msg_usage("invalid --%s value '%s': expected current, idle or "
 			  "%s%s",
-			  p->name, msg_input(arg), domain_word[p->kind],
-			  *hint
-			      ? hint
-			      : near_index(p->name, arg, type_words[p->kind]));
+			  p->name, msg_input(arg), p->index_words,
+			  *hint ? hint : near_index(p->name, arg, p->aliases));
 	}
 	o->index = (unsigned)n;
 }
 
-static void set_policy(struct options *o, const struct policy_option *p,
+static void set_policy(struct options *o, enum policy_kind kind,
 		       const char *arg)
 {
-	if (o->policy == p->kind)
+	const struct policy_desc *p = policy_desc(kind);
+
+	if (o->policy == kind)
 		msg_usage("--%s given twice: choose one placement", p->name);
 	if (o->policy != POLICY_NONE)
 		msg_usage("%s and --%s%s%s both given: choose one policy",
 			  o->policy_text, p->name, arg ? "=" : "",
 			  arg ? msg_input(arg) : "");
-	o->policy = p->kind;
+	o->policy = kind;
 	snprintf(o->policy_text, sizeof(o->policy_text), "--%s%s%s", p->name,
 		 arg ? "=" : "", arg ? msg_input(arg) : "");
-	if (p->kind == POLICY_CPUS) {
+	if (p->value == POLICY_VALUE_SPEC) {
 		o->spec = arg;
-		snprintf(o->policy_text, sizeof(o->policy_text), "--cpus");
+		snprintf(o->policy_text, sizeof(o->policy_text), "--%s",
+			 p->name);
 	} else {
 		parse_which(o, p, arg);
 	}
@@ -905,8 +900,8 @@ option_error(char **argv, int optind_now, int opt,
 			     ? next + 2
 			 : word[0] == '-' && word[1] == opt && !word[2] ? next
 									: NULL);
-	if (opt == 'c')
-		msg_usage("option requires an argument -- 'c'");
+	if (policy_of_short(opt) != POLICY_NONE)
+		msg_usage("option requires an argument -- '%c'", opt);
 	if (opt == 'p')
 		msg_usage("invalid option -- 'p' (a process is --pid, OS "
 			  "indexes --physical)");
@@ -927,23 +922,36 @@ option_error(char **argv, int optind_now, int opt,
 /* How --help writes the value of the option getopt returned as c. */
 static const char *value_words(int c)
 {
-	if (c == 'c' || c == OPT_POLICY + (int)NPOLICIES - 1)
-		return policy_options[NPOLICIES - 1].arg;
+	if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES)
+		return policy_desc(policy_at((size_t)(c - OPT_POLICY)))->arg;
+	if (policy_of_short(c) != POLICY_NONE)
+		return policy_desc(policy_of_short(c))->arg;
 	for (size_t i = 0; i < NOTHERS; i++)
 		if (other_options[i].val == c)
 			return other_options[i].arg;
 	return "";
 }
 
-static void fill_longopts(struct option *longopts)
+/* getopt's tables: the long options and, into shorts, the short ones. */
+static void fill_longopts(struct option *longopts, char *shorts, size_t size)
 {
-	for (size_t i = 0; i < NPOLICIES; i++)
-		longopts[i] =
-		    (struct option){ policy_options[i].name,
-				     policy_options[i].kind == POLICY_CPUS
-					 ? required_argument
-					 : optional_argument,
-				     NULL, OPT_POLICY + (int)i };
+	size_t n = (size_t)snprintf(shorts, size, "+");
+
+	for (size_t i = 0; i < NPOLICIES; i++) {
+		const struct policy_desc *p = policy_desc(policy_at(i));
+		bool required = p->value == POLICY_VALUE_SPEC;
+
+		longopts[i] = (struct option){ p->name,
+					       required ? required_argument
+							: optional_argument,
+					       NULL, OPT_POLICY + (int)i };
+		if (p->short_opt && n < size)
+			n += (size_t)snprintf(shorts + n, size - n, "%c%s",
+					      p->short_opt,
+					      required ? ":" : "::");
+	}
+	if (n < size)
+		snprintf(shorts + n, size - n, "nf::hVq");
 	for (size_t i = 0; i < NOTHERS; i++)
 		longopts[NPOLICIES + i] =
 		    (struct option){ other_options[i].name,
@@ -956,27 +964,29 @@ const struct options *options_parse(int argc, char **argv)
 {
 	static struct options o;
 	struct option longopts[NPOLICIES + NOTHERS + 1];
+	char shorts[32];
 	const char *env = getenv("PINRUN_NO_CACHE");
 	bool kind_seen = false;
 	pid_t tid = 0;
 	int c, policy_end = 0;
 
 	o.no_cache = env && *env && strcmp(env, "0");
-	fill_longopts(longopts);
+	fill_longopts(longopts, shorts, sizeof(shorts));
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:nf::hVq", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (optarg && optarg == argv[optind - 1] && optind >= 2)
 			check_value(argv[optind - 2], optarg, value_words(c));
 		if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES) {
-			set_policy(&o, &policy_options[c - OPT_POLICY], optarg);
+			set_policy(&o, policy_at((size_t)(c - OPT_POLICY)),
+				   optarg);
 			policy_end = optarg ? 0 : optind;
 			continue;
 		}
+		if (policy_of_short(c) != POLICY_NONE) {
+			set_policy(&o, policy_of_short(c), optarg);
+			continue;
+		}
 		switch (c) {
-		case 'c':
-			set_policy(&o, &policy_options[NPOLICIES - 1], optarg);
-			break;
 		case OPT_SMT:
 		case OPT_NO_SMT:
 			if (o.smt != SMT_DEFAULT &&

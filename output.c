@@ -20,16 +20,6 @@
 #include "message.h"
 #include "output.h"
 
-static const char *const rules[] = {
-	[POLICY_HOT] = "one PU (with --smt, its whole core)",
-	[POLICY_SAME_CHIP] = "every allowed PU of one package",
-	[POLICY_SAME_NUMA] = "every allowed PU of one NUMA node",
-	[POLICY_SAME_CACHE] = "every allowed PU under one L3 cache",
-	[POLICY_SPREAD] = "one PU on each of N cores, balanced over packages, "
-			  "NUMA nodes and L3 caches (hwloc_distrib)",
-	[POLICY_CPUS] = "exactly the CPUs given",
-};
-
 /* The JSON names of the exclusions, and --explain's words for them. */
 static const struct {
 	const char *key, *words;
@@ -398,8 +388,7 @@ static void explain_memory(const struct context *ctx, const struct options *o)
 /* How --cpus or --hot= read a spec that taskset reads otherwise. */
 static void explain_spec(const struct context *ctx, const struct options *o)
 {
-	const char *s = o->spec,
-		   *what = o->policy == POLICY_HOT ? "--hot=" : "--cpus";
+	const char *s = o->spec, *what = policy_desc(o->policy)->spec_option;
 
 	if (!s)
 		return;
@@ -423,17 +412,19 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 	const struct topology *t = ctx->t;
 	char name[64] = "";
 
+	enum policy_value value = policy_desc(o->policy)->value;
+
 	if (!t->this_system && o->which != WHICH_INDEX &&
-	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS &&
-	    o->policy != POLICY_NONE)
+	    (value == POLICY_VALUE_PU || value == POLICY_VALUE_DOMAIN))
 		msg_note("planning for another machine: 'current' and 'idle' "
 			 "mean the first candidate");
-	if (o->policy == POLICY_SAME_NUMA && plan->domain >= 0)
+	if (value == POLICY_VALUE_DOMAIN &&
+	    policy_desc(o->policy)->level == TOPO_NUMA && plan->domain >= 0)
 		snprintf(name, sizeof(name), "numa:%u", plan->domain_numa);
 	else if (plan->domain >= 0)
 		location_name(t, plan->domain, name, sizeof(name));
 	switch (plan->reason) {
-	case REASON_CURRENT:
+	case POLICY_REASON_CURRENT:
 		if (o->pid)
 			msg_note("%s: %s, which holds CPU %d where pid %d last "
 				 "ran",
@@ -443,15 +434,15 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 			msg_note("%s: %s, which holds CPU %d where pinrun runs",
 				 o->policy_text, name, ctx->req.current_cpu);
 		break;
-	case REASON_IDLE:
+	case POLICY_REASON_IDLE:
 		msg_note("%s: %s, the least busy over a %d ms sample",
 			 o->policy_text, name, CONTEXT_IDLE_SAMPLE_MS);
 		break;
-	case REASON_FIRST:
+	case POLICY_REASON_FIRST:
 		msg_note("%s: %s, the first candidate in topology order",
 			 o->policy_text, name);
 		break;
-	case REASON_GIVEN:
+	case POLICY_REASON_GIVEN:
 		if (o->policy == POLICY_NONE)
 			msg_note("--near=%s: every allowed CPU near the device",
 				 msg_input(o->near));
@@ -461,7 +452,7 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 	}
 	explain_spec(ctx, o);
 	if (o->policy != POLICY_NONE)
-		msg_note("rule: %s", rules[o->policy]);
+		msg_note("rule: %s", policy_desc(o->policy)->rule);
 	if (o->mem_given)
 		explain_memory(ctx, o);
 	if (o->tell)
@@ -689,10 +680,10 @@ void output_json(const struct context *ctx, const struct options *o,
 		 const struct policy_plan *plan)
 {
 	static const char *const reasons[] = {
-		[REASON_GIVEN] = "given",
-		[REASON_CURRENT] = "current",
-		[REASON_IDLE] = "idle",
-		[REASON_FIRST] = "first",
+		[POLICY_REASON_GIVEN] = "given",
+		[POLICY_REASON_CURRENT] = "current",
+		[POLICY_REASON_IDLE] = "idle",
+		[POLICY_REASON_FIRST] = "first",
 	};
 	const struct topology *t = ctx->t;
 	struct json j = { 0 };

@@ -17,6 +17,7 @@ enum policy_kind {
 	POLICY_SAME_CACHE,
 	POLICY_SPREAD,
 	POLICY_CPUS,
+	POLICY_NKINDS /* how many there are, POLICY_NONE included */
 };
 
 /* Which domain (or PU for --hot) the policy takes. */
@@ -47,10 +48,11 @@ struct policy_request {
 
 /* How the choice was made, for --explain and --json. */
 enum policy_reason {
-	REASON_GIVEN,	/* the user named it */
-	REASON_CURRENT, /* it holds the CPU pinrun runs on */
-	REASON_IDLE,	/* it was the least busy */
-	REASON_FIRST,	/* first candidate: not this machine, or no sample */
+	POLICY_REASON_GIVEN,   /* the user named it */
+	POLICY_REASON_CURRENT, /* it holds the CPU pinrun runs on */
+	POLICY_REASON_IDLE,    /* it was the least busy */
+	POLICY_REASON_FIRST,   /* first candidate: not this machine, or no
+				* sample */
 };
 
 struct policy_plan {
@@ -87,6 +89,50 @@ struct policy_error {
 	unsigned long value, value2;
 };
 
+/* What a policy's option takes as its value. */
+enum policy_value {
+	POLICY_VALUE_NONE,   /* POLICY_NONE: no option */
+	POLICY_VALUE_PU,     /* [=current|idle|<spec>]: --hot */
+	POLICY_VALUE_DOMAIN, /* [=current|idle|<index>] of its level */
+	POLICY_VALUE_COUNT,  /* [=<n>]: how many units (--spread) */
+	POLICY_VALUE_SPEC,   /* <spec>, required: --cpus */
+};
+
+/* How follow mode cuts a policy's plan into slots (slotorder.c). */
+enum policy_slots {
+	POLICY_SLOTS_ONE,  /* the whole set, one slot */
+	POLICY_SLOTS_CORE, /* one slot per core */
+	POLICY_SLOTS_PU,   /* one slot per PU */
+};
+
+/* One policy: all that the other modules look up about it, in one entry
+ * of policy.c's table (index: its enum policy_kind). */
+struct policy_desc {
+	const char *name; /* the option, without "--": "same-chip" */
+	int short_opt;	  /* its short option ('c'), or 0 */
+	const char *arg;  /* --help's value: "[=<which>]" */
+	const char *help; /* --help's line */
+	const char *rule; /* --explain's "rule:" line */
+	enum policy_value value;
+	enum topo_type level;	   /* POLICY_VALUE_DOMAIN: the domain's level */
+	const char *noun;	   /* what its error messages call one of its
+				    * units or domains: "NUMA node" */
+	const char *index_words;   /* the index a usage error expects:
+				    * "a NUMA node number" */
+	const char *aliases;	   /* what users call its level, space
+				    * separated and around: " numa node " */
+	const char *location_type; /* the level in --cpus's locations */
+	const char *spec_option;   /* POLICY_VALUE_PU and _SPEC: how a
+				    * message names its spec: "--hot=" */
+	enum policy_slots slots;
+	/* The rule: plan->cpus, ->domain and ->reason from req. */
+	int (*plan)(const struct topology *t, const struct policy_request *req,
+		    struct policy_plan *plan, struct policy_error *err);
+};
+
+/* The entry of kind, POLICY_NONE included (its name "none", no rule). */
+const struct policy_desc *policy_desc(enum policy_kind kind);
+
 /* Plan a placement. Returns 0, or -1 with err. The plan's arrays are freed
  * by policy_plan_free. */
 int policy_plan(const struct topology *t, const struct policy_request *req,
@@ -109,7 +155,7 @@ int policy_share(const struct topology *t, const struct cpuset *allowed,
  * machine has one kind. */
 void policy_kind_cpus(const struct topology *t, bool fast, struct cpuset *set);
 
-/* "hot", "same-chip", ... */
+/* "hot", "same-chip", ...: policy_desc(kind)->name. */
 const char *policy_name(enum policy_kind kind);
 
 /* The largest objects that set covers whole (as hwloc-calc --largest does,
