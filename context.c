@@ -31,6 +31,27 @@ double context_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static const struct context_exclusion exclusions[EXCL_NREASONS] = {
+	[EXCL_OFFLINE] = { "offline", "offline", "offline CPUs", NULL },
+	[EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset",
+			  "CPUs not in the cgroup's cpuset", NULL },
+	[EXCL_UNUSABLE] = { "unusable", "offline or disallowed by a cgroup",
+			    "offline or disallowed CPUs", NULL },
+	[EXCL_AFFINITY] = { "affinity",
+			    "not in the inherited affinity (use --all to "
+			    "include them)",
+			    "CPUs outside pinrun's affinity (--all takes them)",
+			    NULL },
+	[EXCL_KIND] = { "kind", NULL, NULL, "core kind" },
+	[EXCL_NEAR] = { "near", NULL, NULL, "device's CPUs" },
+	[EXCL_SHARE] = { "share", NULL, NULL, "share" },
+};
+
+const struct context_exclusion *context_exclusion(enum exclusion why)
+{
+	return &exclusions[why];
+}
+
 /* --cpus SPEC or --hot=SPEC: lists, masks and locations, as location.c
  * reads them; "all" is every CPU pinrun may use, as numactl's is. */
 static void read_spec(struct context *ctx, const struct options *o)

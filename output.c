@@ -20,20 +20,6 @@
 #include "message.h"
 #include "output.h"
 
-/* The JSON names of the exclusions, and --explain's words for them. */
-static const struct {
-	const char *key, *words;
-} exclusions[EXCL_NREASONS] = {
-	[EXCL_OFFLINE] = { "offline", "offline" },
-	[EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset" },
-	[EXCL_UNUSABLE] = { "unusable", "offline or disallowed by a cgroup" },
-	[EXCL_AFFINITY] = { "affinity", "not in the inherited affinity (use "
-					"--all to include them)" },
-	[EXCL_KIND] = { "kind", NULL },	  /* worded with the kind */
-	[EXCL_NEAR] = { "near", NULL },	  /* worded with the device */
-	[EXCL_SHARE] = { "share", NULL }, /* worded with the share */
-};
-
 /* The largest objects a set covers, as location text ("core:0-3 pu:9"),
  * in a new string. */
 static char *objects_text(const struct topology *t, const struct cpuset *set)
@@ -339,10 +325,11 @@ static void explain_exclusions(const struct context *ctx,
 {
 	const struct topology *t = ctx->t;
 
-	for (int i = 0; i < EXCL_KIND; i++)
-		if (!cpulist_empty(&ctx->excluded[i]))
+	for (int i = 0; i < EXCL_NREASONS; i++)
+		if (context_exclusion(i)->explain &&
+		    !cpulist_empty(&ctx->excluded[i]))
 			msg_note("excluded %s: %s", msg_cpus(&ctx->excluded[i]),
-				 exclusions[i].words);
+				 context_exclusion(i)->explain);
 	if (o->kind != KIND_ANY && t->nkinds <= 1)
 		msg_note("kind: this topology has one kind of core: --kind "
 			 "changes nothing");
@@ -363,9 +350,7 @@ static void explain_exclusions(const struct context *ctx,
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
 			 "first candidate inside it",
-			 ctx->outside_why == EXCL_SHARE	 ? "share"
-			 : ctx->outside_why == EXCL_NEAR ? "device's CPUs"
-							 : "core kind");
+			 context_exclusion(ctx->outside_why)->outside);
 }
 
 static void explain_memory(const struct context *ctx, const struct options *o)
@@ -715,7 +700,7 @@ void output_json(const struct context *ctx, const struct options *o,
 	json_key(&j, "excluded");
 	json_open(&j, '{');
 	for (int i = 0; i < EXCL_NREASONS; i++)
-		json_set(&j, exclusions[i].key, &ctx->excluded[i]);
+		json_set(&j, context_exclusion(i)->key, &ctx->excluded[i]);
 	json_set(&j, "smt", &plan->smt_dropped);
 	json_close(&j, '}');
 	if (ctx->near >= 0)
