@@ -273,8 +273,8 @@ void context_fill(struct context *ctx, const struct options *o,
 	}
 	/* What the launcher gave pinrun, before --kind narrows it. */
 	mask = req->allowed;
-	if (o->kind != KIND_ANY) {
-		policy_kind_cpus(t, o->kind == KIND_FAST, &set);
+	if (o->kind != CORE_KIND_ANY) {
+		policy_kind_cpus(t, o->kind, &set);
 		narrow(ctx, &set, EXCL_KIND);
 	}
 	if (o->near && !strcmp(o->near, "gpu"))
@@ -300,7 +300,8 @@ void context_fill(struct context *ctx, const struct options *o,
 				(int)o->pid);
 		/* Outside its share or kind, 'current' is the first
 		 * candidate inside it. */
-		if (r >= 0 && (o->share || o->kind != KIND_ANY || o->near) &&
+		if (r >= 0 &&
+		    (o->share || o->kind != CORE_KIND_ANY || o->near) &&
 		    !cpulist_has(&req->allowed, (unsigned)r)) {
 			ctx->outside = true;
 			ctx->outside_why =
@@ -342,7 +343,7 @@ static void plan_memory(struct context *ctx, const struct options *o,
 	const char *arg = context_mem_arg(o);
 
 	cpulist_zero(nodes);
-	if (o->mem == HOST_MEM_LOCAL) {
+	if (!host_mempolicy_nodes(o->mem)) {
 		ctx->mem_from = MEM_FROM_NONE;
 		return;
 	}
@@ -522,7 +523,8 @@ bool context_plain_cpus(const struct options *o, struct cpuset *cpus)
 
 	if (o->policy != POLICY_CPUS || !o->command || o->all || o->dry_run ||
 	    o->explain || o->json || o->mem_given || o->pid || o->follow ||
-	    o->share || o->kind != KIND_ANY || o->near || o->list || o->tell)
+	    o->share || o->kind != CORE_KIND_ANY || o->near || o->list ||
+	    o->tell)
 		return false;
 	syntax = cpulist_syntax(o->spec);
 	if (syntax == CPULIST_SYNTAX_LOCATION ||

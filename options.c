@@ -297,19 +297,32 @@ static const char *first_flag(unsigned set)
 	return flag_names[__builtin_ctz(set)];
 }
 
+/* "a, b or c": n words, each after prefix, in a static buffer. */
+static const char *or_list(const char *const *words, size_t n,
+			   const char *prefix)
+{
+	static char list[512];
+	size_t len = 0;
+
+	list[0] = '\0';
+	for (size_t i = 0; i < n && len < sizeof(list); i++)
+		len +=
+		    (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%s",
+				     i == 0	 ? ""
+				     : i + 1 < n ? ", "
+						 : " or ",
+				     prefix, words[i]);
+	return list;
+}
+
 /* "--hot, --same-chip, ... or --cpus": every policy's option. */
 static const char *policy_list(void)
 {
-	static char list[256];
-	size_t n = 0;
+	const char *names[NPOLICIES];
 
-	for (size_t i = 0; i < NPOLICIES && n < sizeof(list); i++)
-		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s--%s",
-				      i == 0		  ? ""
-				      : i + 1 < NPOLICIES ? ", "
-							  : " or ",
-				      policy_name(policy_at(i)));
-	return list;
+	for (size_t i = 0; i < NPOLICIES; i++)
+		names[i] = policy_name(policy_at(i));
+	return or_list(names, NPOLICIES, "--");
 }
 
 static void check_rules(unsigned given)
@@ -349,7 +362,7 @@ static unsigned given_flags(const struct options *o)
 	       (o->topology ? F_TOPOLOGY : 0) | (o->follow ? F_FOLLOW : 0) |
 	       (o->threads ? F_THREADS : 0) | (o->wait_all ? F_WAIT_ALL : 0) |
 	       (o->report ? F_REPORT : 0) | (o->share ? F_SHARE : 0) |
-	       (o->kind != KIND_ANY ? F_KIND : 0) |
+	       (o->kind != CORE_KIND_ANY ? F_KIND : 0) |
 	       (o->command ? F_COMMAND : 0) | (o->near ? F_NEAR : 0) |
 	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
 	       (o->quiet ? F_QUIET : 0) | (o->emit ? F_EMIT : 0) |
@@ -554,28 +567,29 @@ static void parse_mem(struct options *o, const char *arg)
 	size_t len = strcspn(arg, ":");
 	struct memory_error e;
 	struct cpuset nodes;
+	const char *names[HOST_MEM_MODES];
 
 	if (o->mem_given)
 		msg_usage("--mem given twice");
 	o->mem_given = true;
-	for (int m = 0; m < HOST_MEM_MODES; m++)
-		if (strlen(host_mempolicy_name(m)) == len &&
-		    !strncmp(arg, host_mempolicy_name(m), len)) {
+	for (int m = 0; m < HOST_MEM_MODES; m++) {
+		names[m] = host_mempolicy_name(m);
+		if (strlen(names[m]) == len && !strncmp(arg, names[m], len)) {
 			o->mem = m;
 			if (!arg[len])
 				return;
-			if (o->mem == HOST_MEM_LOCAL)
-				msg_usage("invalid --mem value '%s': local "
+			if (!host_mempolicy_nodes(o->mem))
+				msg_usage("invalid --mem value '%s': %s "
 					  "takes no node list",
-					  msg_input(arg));
+					  msg_input(arg), names[m]);
 			if (memory_parse(NULL, arg + len + 1, &nodes, &e) < 0)
 				msg_usage("%s", errors_memory(arg, NULL, &e));
 			o->mem_nodes = arg + len + 1;
 			return;
 		}
-	msg_usage("invalid --mem value '%s': expected bind, interleave, "
-		  "preferred or local",
-		  msg_input(arg));
+	}
+	msg_usage("invalid --mem value '%s': expected %s", msg_input(arg),
+		  or_list(names, HOST_MEM_MODES, ""));
 }
 
 /* --share's syntax, before anything is read: I/N, auto or auto/N. A part
@@ -636,17 +650,22 @@ static void parse_emit(struct options *o, const char *arg)
 
 static void parse_kind(struct options *o, const char *arg, bool *seen)
 {
+	const char *names[CORE_KIND_COUNT];
+
 	if (*seen)
 		msg_usage("--kind given twice");
 	*seen = true;
-	if (!strcmp(arg, "fast"))
-		o->kind = KIND_FAST;
-	else if (!strcmp(arg, "slow"))
-		o->kind = KIND_SLOW;
-	else if (strcmp(arg, "any"))
-		msg_usage("invalid --kind value '%s': expected fast, slow or "
-			  "any",
-			  msg_input(arg));
+	for (int k = 0; k < CORE_KIND_COUNT; k++) {
+		if (!strcmp(arg, policy_core_kind(k)->name)) {
+			o->kind = k;
+			return;
+		}
+		/* any, the default, is named last */
+		names[k ? k - 1 : CORE_KIND_COUNT - 1] =
+		    policy_core_kind(k)->name;
+	}
+	msg_usage("invalid --kind value '%s': expected %s", msg_input(arg),
+		  or_list(names, CORE_KIND_COUNT, ""));
 }
 
 static pid_t parse_pid(const char *arg, const char *what)
@@ -855,22 +874,14 @@ long_option_error(const char *word, const struct option *longopts)
 {
 	const char *name = word + 2, *names[NPOLICIES + NOTHERS];
 	size_t len = strcspn(name, "="), n = 0;
-	char list[512] = "";
 	int k;
 
 	for (const struct option *l = longopts; l->name; l++)
 		if (!strncmp(l->name, name, len))
 			names[n++] = l->name;
-	for (size_t i = 0; n > 1 && i < n; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list),
-			 "%s--%s",
-			 i == 0	     ? ""
-			 : i + 1 < n ? ", "
-				     : " or ",
-			 names[i]);
 	if (n > 1)
 		msg_usage("option '--%s' is ambiguous: %s",
-			  msg_input_n(name, len), list);
+			  msg_input_n(name, len), or_list(names, n, "--"));
 	for (size_t i = 0; i < sizeof(elsewhere) / sizeof(elsewhere[0]); i++)
 		if (strlen(elsewhere[i].name) == len &&
 		    !strncmp(name, elsewhere[i].name, len))

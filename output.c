@@ -330,14 +330,14 @@ static void explain_exclusions(const struct context *ctx,
 		    !cpulist_empty(&ctx->excluded[i]))
 			msg_note("excluded %s: %s", msg_cpus(&ctx->excluded[i]),
 				 context_exclusion(i)->explain);
-	if (o->kind != KIND_ANY && t->nkinds <= 1)
+	if (o->kind != CORE_KIND_ANY && t->nkinds <= 1)
 		msg_note("kind: this topology has one kind of core: --kind "
 			 "changes nothing");
-	if (o->kind != KIND_ANY && t->nkinds > 1)
+	if (o->kind != CORE_KIND_ANY && t->nkinds > 1)
 		msg_note("excluded %s: not of the %s kind (--kind=%s)",
 			 msg_cpus(&ctx->excluded[EXCL_KIND]),
-			 o->kind == KIND_FAST ? "fastest" : "slowest",
-			 o->kind == KIND_FAST ? "fast" : "slow");
+			 policy_core_kind(o->kind)->words,
+			 policy_core_kind(o->kind)->name);
 	if (ctx->gpu_class && ctx->share.count &&
 	    ctx->share.kind != LAUNCHER_GIVEN)
 		explain_launcher(ctx);
@@ -462,7 +462,7 @@ void output_explain(const struct context *ctx, const struct options *o,
 	if (t->nkinds > 1) {
 		struct cpuset fast, slow;
 
-		policy_kind_cpus(t, true, &fast);
+		policy_kind_cpus(t, CORE_KIND_FAST, &fast);
 		cpulist_and(&fast, &fast, &plan->cpus);
 		cpulist_andnot(&slow, &plan->cpus, &fast);
 		if (!cpulist_empty(&fast) && !cpulist_empty(&slow))

@@ -151,9 +151,27 @@ int policy_share(const struct topology *t, const struct cpuset *allowed,
 		 bool pus, unsigned index, unsigned count, struct cpuset *part,
 		 struct policy_error *err);
 
-/* The PUs of the fastest (fast) or slowest core kind; every PU when the
- * machine has one kind. */
-void policy_kind_cpus(const struct topology *t, bool fast, struct cpuset *set);
+/* --kind: which cores of a hybrid CPU. */
+enum core_kind {
+	CORE_KIND_ANY,	/* every core (the default) */
+	CORE_KIND_FAST, /* the fastest kind */
+	CORE_KIND_SLOW, /* the slowest kind */
+	CORE_KIND_COUNT /* how many there are */
+};
+
+/* How a core kind is named, in policy.c's one table. */
+struct core_kind_desc {
+	const char *name;  /* --kind=NAME */
+	const char *words; /* --explain's "not of the fastest kind", or NULL
+			    * (any) */
+};
+
+const struct core_kind_desc *policy_core_kind(enum core_kind kind);
+
+/* The PUs of a core kind; every PU for CORE_KIND_ANY or when the machine
+ * has one kind. */
+void policy_kind_cpus(const struct topology *t, enum core_kind kind,
+		      struct cpuset *set);
 
 /* "hot", "same-chip", ...: policy_desc(kind)->name. */
 const char *policy_name(enum policy_kind kind);
