@@ -2,7 +2,8 @@
 /*
  * context.c: between the options and the plan. It narrows the machine to
  * the allowed set (online, cgroup, inherited affinity, --kind, --share)
- * and remembers why each CPU went, reads --cpus and --hot=SPEC against
+ * and remembers why each CPU went (the reasons' words, for --explain,
+ * --json and --list, are one table here), reads --cpus and --hot=SPEC against
  * the topology, asks the kernel where pinrun runs and how busy the CPUs
  * are, then has policy.c plan. Errors are worded by errors.c.
  */

@@ -4,8 +4,9 @@
  * options after the command are the command's. A value is checked as it
  * is read (the first bad one is the error shown); the combinations are
  * checked once all are read, against one table, so that their order
- * never matters. The policy table serves the parser and
- * --help alike. It plans nothing and reads no topology.
+ * never matters. policy.c's table of policies and the table here of the
+ * other options serve the parser and --help alike. It plans nothing and
+ * reads no topology.
  */
 #include <ctype.h>
 #include <errno.h>

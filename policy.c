@@ -4,6 +4,9 @@
  * Pure: no system calls, no hwloc, no messages. The caller measures the
  * machine (current CPU, load, allowed set) and words the errors; this file
  * only decides which CPUs, and in which order follow mode hands them out.
+ * Its table (below the rules) is all that pinrun knows of each policy:
+ * the other modules look a policy up there (policy_desc) rather than
+ * name it.
  */
 #include <stdlib.h>
 #include <string.h>
