@@ -138,6 +138,8 @@ static const struct other_option {
 	{ "version", no_argument, 'V', "", "display version" },
 };
 #define NOTHERS (sizeof(other_options) / sizeof(other_options[0]))
+/* getopt's letters of other_options (the policies' are policy.c's). */
+static const char other_shorts[] = "nf::hVq";
 
 static void print_option(int short_opt, const char *name, const char *arg,
 			 const char *help)
@@ -963,7 +965,7 @@ static void fill_longopts(struct option *longopts, char *shorts, size_t size)
 					      required ? ":" : "::");
 	}
 	if (n < size)
-		snprintf(shorts + n, size - n, "nf::hVq");
+		snprintf(shorts + n, size - n, "%s", other_shorts);
 	for (size_t i = 0; i < NOTHERS; i++)
 		longopts[NPOLICIES + i] =
 		    (struct option){ other_options[i].name,
