@@ -2,7 +2,8 @@
 /*
  * context.c: between the options and the plan. It narrows the machine to
  * the allowed set (online, cgroup, inherited affinity, --kind, --share)
- * and remembers why each CPU went, reads --cpus and --hot=SPEC against
+ * and remembers why each CPU went (the reasons' words, for --explain,
+ * --json and --list, are one table here), reads --cpus and --hot=SPEC against
  * the topology, asks the kernel where pinrun runs and how busy the CPUs
  * are, then has policy.c plan. Errors are worded by errors.c.
  */
@@ -31,6 +32,27 @@ double context_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static const struct context_exclusion exclusions[EXCL_NREASONS] = {
+	[EXCL_OFFLINE] = { "offline", "offline", "offline CPUs", NULL },
+	[EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset",
+			  "CPUs not in the cgroup's cpuset", NULL },
+	[EXCL_UNUSABLE] = { "unusable", "offline or disallowed by a cgroup",
+			    "offline or disallowed CPUs", NULL },
+	[EXCL_AFFINITY] = { "affinity",
+			    "not in the inherited affinity (use --all to "
+			    "include them)",
+			    "CPUs outside pinrun's affinity (--all takes them)",
+			    NULL },
+	[EXCL_KIND] = { "kind", NULL, NULL, "core kind" },
+	[EXCL_NEAR] = { "near", NULL, NULL, "device's CPUs" },
+	[EXCL_SHARE] = { "share", NULL, NULL, "share" },
+};
+
+const struct context_exclusion *context_exclusion(enum exclusion why)
+{
+	return &exclusions[why];
+}
+
 /* --cpus SPEC or --hot=SPEC: lists, masks and locations, as location.c
  * reads them; "all" is every CPU pinrun may use, as numactl's is. */
 static void read_spec(struct context *ctx, const struct options *o)
@@ -41,24 +63,15 @@ static void read_spec(struct context *ctx, const struct options *o)
 				    .dropped = &ctx->spec_dropped };
 
 	if (location_eval(ctx->t, o->spec, &lo, &ctx->req.cpus, &e) < 0)
-		msg_die("%s", errors_spec(o->policy == POLICY_HOT ? "--hot="
-								  : "--cpus",
+		msg_die("%s", errors_spec(policy_desc(o->policy)->spec_option,
 					  ctx->t, o->spec, &e));
-}
-
-/* The level a domain policy's index counts in. */
-static enum topo_type domain_type(enum policy_kind kind)
-{
-	return kind == POLICY_SAME_CHIP	  ? TOPO_PACKAGE
-	       : kind == POLICY_SAME_NUMA ? TOPO_NUMA
-					  : TOPO_L3;
 }
 
 /* --same-*=N --physical: N is an OS index; the policy wants the logical
  * one. */
 static void physical_index(struct context *ctx, const struct options *o)
 {
-	enum topo_type type = domain_type(o->policy);
+	enum topo_type type = policy_desc(o->policy)->level;
 	struct index_facts f = { .what = o->policy_text,
 				 .kind = o->policy,
 				 .value = o->index };
@@ -261,8 +274,8 @@ void context_fill(struct context *ctx, const struct options *o,
 	}
 	/* What the launcher gave pinrun, before --kind narrows it. */
 	mask = req->allowed;
-	if (o->kind != KIND_ANY) {
-		policy_kind_cpus(t, o->kind == KIND_FAST, &set);
+	if (o->kind != CORE_KIND_ANY) {
+		policy_kind_cpus(t, o->kind, &set);
 		narrow(ctx, &set, EXCL_KIND);
 	}
 	if (o->near && !strcmp(o->near, "gpu"))
@@ -288,7 +301,8 @@ void context_fill(struct context *ctx, const struct options *o,
 				(int)o->pid);
 		/* Outside its share or kind, 'current' is the first
 		 * candidate inside it. */
-		if (r >= 0 && (o->share || o->kind != KIND_ANY || o->near) &&
+		if (r >= 0 &&
+		    (o->share || o->kind != CORE_KIND_ANY || o->near) &&
 		    !cpulist_has(&req->allowed, (unsigned)r)) {
 			ctx->outside = true;
 			ctx->outside_why =
@@ -330,7 +344,7 @@ static void plan_memory(struct context *ctx, const struct options *o,
 	const char *arg = context_mem_arg(o);
 
 	cpulist_zero(nodes);
-	if (o->mem == HOST_MEM_LOCAL) {
+	if (!host_mempolicy_nodes(o->mem)) {
 		ctx->mem_from = MEM_FROM_NONE;
 		return;
 	}
@@ -436,9 +450,9 @@ void context_plan(struct context *ctx, const struct options *o,
 			    !cpulist_has(&online, (unsigned)e.value);
 	/* --same-numa=8 where OS node 8 is numa:1: say so. */
 	if (e.code == POLICY_E_NO_SUCH && e.value <= UINT_MAX &&
-	    o->policy >= POLICY_SAME_CHIP && o->policy <= POLICY_SAME_CACHE &&
-	    location_logical_of(t, domain_type(o->policy), (unsigned)e.value,
-				&logical) == 0) {
+	    policy_desc(o->policy)->value == POLICY_VALUE_DOMAIN &&
+	    location_logical_of(t, policy_desc(o->policy)->level,
+				(unsigned)e.value, &logical) == 0) {
 		f.has_os_match = true;
 		f.os_match = logical;
 	}
@@ -510,7 +524,8 @@ bool context_plain_cpus(const struct options *o, struct cpuset *cpus)
 
 	if (o->policy != POLICY_CPUS || !o->command || o->all || o->dry_run ||
 	    o->explain || o->json || o->mem_given || o->pid || o->follow ||
-	    o->share || o->kind != KIND_ANY || o->near || o->list || o->tell)
+	    o->share || o->kind != CORE_KIND_ANY || o->near || o->list ||
+	    o->tell)
 		return false;
 	syntax = cpulist_syntax(o->spec);
 	if (syntax == CPULIST_SYNTAX_LOCATION ||

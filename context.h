@@ -30,6 +30,20 @@ enum exclusion {
 	EXCL_NREASONS
 };
 
+/* How each reason is worded, in context.c's one table. */
+struct context_exclusion {
+	const char *key;     /* its key in --json's "excluded" */
+	const char *explain; /* --explain's "excluded CPUS: ..." words, or
+			      * NULL: output.c words it with the option's
+			      * value */
+	const char *list;    /* --list's footer line (and its --json key),
+			      * or NULL: not in --list */
+	const char *outside; /* "pinrun runs outside its ...", for the
+			      * reasons that make 'current' outside */
+};
+
+const struct context_exclusion *context_exclusion(enum exclusion why);
+
 /* Where --mem's nodes come from. */
 enum mem_from {
 	MEM_FROM_PLACEMENT, /* the placement's own nodes (the default) */

@@ -408,20 +408,6 @@ static const struct entry policy_words[] = {
 	  "{what}: no {level} has a CPU in the allowed set {allowed}" },
 };
 
-static const char *level_word(enum policy_kind kind)
-{
-	switch (kind) {
-	case POLICY_SAME_CHIP:
-		return "package";
-	case POLICY_SAME_NUMA:
-		return "NUMA node";
-	case POLICY_SAME_CACHE:
-		return "L3 cache";
-	default:
-		return "core";
-	}
-}
-
 /* "PUs are", "core is", "cores are": what N units are. */
 static const char *units_word(bool pus, unsigned long n)
 {
@@ -436,7 +422,7 @@ const char *errors_policy(const struct policy_error *e,
 	char other[32];
 	struct fields f = {
 		.what = pf->what,
-		.level = level_word(pf->kind),
+		.level = policy_desc(pf->kind)->noun,
 		.units = units_word(pf->smt == SMT_ALL, e->value2),
 		.spec = pf->spec ? msg_input(pf->spec) : "",
 		.allowed = pf->allowed ? msg_cpus(pf->allowed) : "",
@@ -477,7 +463,7 @@ const char *errors_physical(const struct index_facts *pf)
 	char hint[128] = "";
 	struct fields f = {
 		.what = pf->what,
-		.level = level_word(pf->kind),
+		.level = policy_desc(pf->kind)->noun,
 		.os = pf->os_list,
 		.hint = hint,
 		.v = pf->value,

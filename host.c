@@ -216,39 +216,42 @@ enum {
 	MPOL_PREFERRED_MANY_ = 5,
 };
 
+/* The memory modes: --mem's word, the kernel's mode for one node and for
+ * several, and whether it takes nodes at all. */
+static const struct {
+	const char *name;
+	int mpol, mpol_many;
+	bool nodes;
+} mem_modes[HOST_MEM_MODES] = {
+	[HOST_MEM_BIND] = { "bind", MPOL_BIND_, MPOL_BIND_, true },
+	[HOST_MEM_INTERLEAVE] = { "interleave", MPOL_INTERLEAVE_,
+				  MPOL_INTERLEAVE_, true },
+	[HOST_MEM_PREFERRED] = { "preferred", MPOL_PREFERRED_,
+				 MPOL_PREFERRED_MANY_, true },
+	[HOST_MEM_LOCAL] = { "local", MPOL_LOCAL_, MPOL_LOCAL_, false },
+};
+
 const char *host_mempolicy_name(enum host_mempolicy mode)
 {
-	static const char *const names[] = {
-		[HOST_MEM_BIND] = "bind",
-		[HOST_MEM_INTERLEAVE] = "interleave",
-		[HOST_MEM_LOCAL] = "local",
-		[HOST_MEM_PREFERRED] = "preferred",
-	};
+	return mem_modes[mode].name;
+}
 
-	return names[mode];
+bool host_mempolicy_nodes(enum host_mempolicy mode)
+{
+	return mem_modes[mode].nodes;
 }
 
 int host_set_mempolicy(enum host_mempolicy mode, const struct cpuset *nodes)
 {
-	int mpol;
 	long r;
 
-	switch (mode) {
-	case HOST_MEM_LOCAL:
-		r = syscall(SYS_set_mempolicy, MPOL_LOCAL_, NULL, 0UL);
-		return r < 0 ? -errno : 0;
-	case HOST_MEM_PREFERRED:
-		mpol = cpulist_count(nodes) > 1 ? MPOL_PREFERRED_MANY_
-						: MPOL_PREFERRED_;
-		break;
-	case HOST_MEM_INTERLEAVE:
-		mpol = MPOL_INTERLEAVE_;
-		break;
-	default:
-		mpol = MPOL_BIND_;
-	}
-	r = syscall(SYS_set_mempolicy, mpol, nodes->w,
-		    (unsigned long)CPULIST_MAX + 1);
+	if (!mem_modes[mode].nodes)
+		r = syscall(SYS_set_mempolicy, mem_modes[mode].mpol, NULL, 0UL);
+	else
+		r = syscall(SYS_set_mempolicy,
+			    cpulist_count(nodes) > 1 ? mem_modes[mode].mpol_many
+						     : mem_modes[mode].mpol,
+			    nodes->w, (unsigned long)CPULIST_MAX + 1);
 	return r < 0 ? -errno : 0;
 }
 

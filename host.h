@@ -29,15 +29,19 @@ int host_mems_allowed(pid_t pid, struct cpuset *nodes);
  * time the CPU was not idle, 0..1, for cpu < len. */
 int host_sample_busy(double *busy, unsigned len, unsigned ms);
 
+/* --mem's modes, in the order messages list them (host.c's one table). */
 enum host_mempolicy {
 	HOST_MEM_BIND,
 	HOST_MEM_INTERLEAVE,
-	HOST_MEM_LOCAL,
 	HOST_MEM_PREFERRED,
+	HOST_MEM_LOCAL,
 	HOST_MEM_MODES /* how many there are */
 };
 /* numactl's and --mem's word for a mode: "bind", "interleave", ... */
 const char *host_mempolicy_name(enum host_mempolicy mode);
+/* Whether a mode takes nodes (local does not: each page goes to the node
+ * of the CPU that first touches it). */
+bool host_mempolicy_nodes(enum host_mempolicy mode);
 /* Set the caller's memory policy (nodes is ignored for LOCAL). PREFERRED
  * with several nodes is the kernel's MPOL_PREFERRED_MANY (Linux 5.15):
  * an older kernel refuses it with -EINVAL. */

@@ -607,22 +607,13 @@ static void add_list(struct map *m, const char *words, const char *list)
 
 static void footer(struct map *m, const struct policy_plan *plan)
 {
-	static const struct {
-		enum exclusion why;
-		const char *words;
-	} gone[] = {
-		{ EXCL_OFFLINE, "offline CPUs" },
-		{ EXCL_CGROUP, "CPUs not in the cgroup's cpuset" },
-		{ EXCL_UNUSABLE, "offline or disallowed CPUs" },
-		{ EXCL_AFFINITY, "CPUs outside pinrun's affinity (--all takes "
-				 "them)" },
-	};
 	const struct context *ctx = m->ctx;
 
-	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
-		if (!cpulist_empty(&ctx->excluded[gone[i].why]))
-			add_list(m, gone[i].words,
-				 msg_list(&ctx->excluded[gone[i].why]));
+	for (int i = 0; i < EXCL_NREASONS; i++)
+		if (context_exclusion(i)->list &&
+		    !cpulist_empty(&ctx->excluded[i]))
+			add_list(m, context_exclusion(i)->list,
+				 msg_list(&ctx->excluded[i]));
 	distances(m);
 	if (plan)
 		add_list(m, "the placement, marked [ ] above",
@@ -814,10 +805,10 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_close(&j, ']');
 	json_key(&j, "excluded");
 	json_open(&j, '{');
-	output_json_set(&j, "offline", &ctx->excluded[EXCL_OFFLINE]);
-	output_json_set(&j, "cgroup", &ctx->excluded[EXCL_CGROUP]);
-	output_json_set(&j, "unusable", &ctx->excluded[EXCL_UNUSABLE]);
-	output_json_set(&j, "affinity", &ctx->excluded[EXCL_AFFINITY]);
+	for (int i = 0; i < EXCL_NREASONS; i++)
+		if (context_exclusion(i)->list)
+			output_json_set(&j, context_exclusion(i)->key,
+					&ctx->excluded[i]);
 	json_close(&j, '}');
 	json_key(&j, "placement");
 	if (plan)

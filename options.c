@@ -4,8 +4,9 @@
  * options after the command are the command's. A value is checked as it
  * is read (the first bad one is the error shown); the combinations are
  * checked once all are read, against one table, so that their order
- * never matters. The policy table serves the parser and
- * --help alike. It plans nothing and reads no topology.
+ * never matters. policy.c's table of policies and the table here of the
+ * other options serve the parser and --help alike. It plans nothing and
+ * reads no topology.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -52,28 +53,23 @@ enum {
 	OPT_TELL,
 };
 
-/* The policies, once: for the parser and for --help. */
-static const struct policy_option {
-	const char *name;
-	enum policy_kind kind;
-	int short_opt;
-	const char *arg;
-	const char *help;
-} policy_options[] = {
-	{ "hot", POLICY_HOT, 0, "[=<which>]",
-	  "one PU: current (default), idle, or a CPU" },
-	{ "same-chip", POLICY_SAME_CHIP, 0, "[=<which>]",
-	  "every allowed PU of one package" },
-	{ "same-numa", POLICY_SAME_NUMA, 0, "[=<which>]",
-	  "every allowed PU of one NUMA node" },
-	{ "same-cache", POLICY_SAME_CACHE, 0, "[=<which>]",
-	  "every allowed PU under one L3 cache" },
-	{ "spread", POLICY_SPREAD, 0, "[=<n>]",
-	  "one PU on each of n cores, as far apart as can be" },
-	{ "cpus", POLICY_CPUS, 'c', " <spec>",
-	  "exactly these CPUs: 0-3,8  0xff  package:1" },
-};
-#define NPOLICIES (sizeof(policy_options) / sizeof(policy_options[0]))
+/* The policies' options are policy.c's table, from POLICY_HOT on: option
+ * OPT_POLICY + i is policy POLICY_HOT + i. */
+#define NPOLICIES ((size_t)POLICY_NKINDS - POLICY_HOT)
+
+static enum policy_kind policy_at(size_t i)
+{
+	return (enum policy_kind)(POLICY_HOT + i);
+}
+
+/* The policy whose short option is c, or POLICY_NONE. */
+static enum policy_kind policy_of_short(int c)
+{
+	for (size_t i = 0; i < NPOLICIES; i++)
+		if (c && policy_desc(policy_at(i))->short_opt == c)
+			return policy_at(i);
+	return POLICY_NONE;
+}
 
 static const struct other_option {
 	const char *name;
@@ -142,6 +138,8 @@ static const struct other_option {
 	{ "version", no_argument, 'V', "", "display version" },
 };
 #define NOTHERS (sizeof(other_options) / sizeof(other_options[0]))
+/* getopt's letters of other_options (the policies' are policy.c's). */
+static const char other_shorts[] = "nf::hVq";
 
 static void print_option(int short_opt, const char *name, const char *arg,
 			 const char *help)
@@ -167,10 +165,11 @@ static void __attribute__((noreturn)) usage(void)
 	       " pinrun [<policy>] [options] --list\n\n"
 	       "Run a command on CPUs chosen from the machine's topology.\n\n"
 	       "Policies (exactly one):\n");
-	for (size_t i = 0; i < NPOLICIES; i++)
-		print_option(policy_options[i].short_opt,
-			     policy_options[i].name, policy_options[i].arg,
-			     policy_options[i].help);
+	for (size_t i = 0; i < NPOLICIES; i++) {
+		const struct policy_desc *p = policy_desc(policy_at(i));
+
+		print_option(p->short_opt, p->name, p->arg, p->help);
+	}
 	printf("\nOptions:\n");
 	for (size_t i = 0; i < NOTHERS; i++) {
 		const struct other_option *o = &other_options[i];
@@ -259,8 +258,7 @@ static const struct rule {
 	  "--emit prints the plan in another tool's words and runs nothing: "
 	  "{other} does not apply" },
 	{ F_ANY, 0, F_SHOW | F_POLICY | F_NEAR | F_LIST,
-	  "no policy given: use one of --hot, --same-chip, --same-numa, "
-	  "--same-cache, --spread or --cpus" },
+	  "no policy given: use one of {policies}" },
 	{ F_MEM, F_LIST, F_POLICY | F_NEAR,
 	  "--mem with --list marks a placement's memory: give a policy or "
 	  "--near" },
@@ -302,17 +300,49 @@ static const char *first_flag(unsigned set)
 	return flag_names[__builtin_ctz(set)];
 }
 
+/* "a, b or c": n words, each after prefix, in a static buffer. */
+static const char *or_list(const char *const *words, size_t n,
+			   const char *prefix)
+{
+	static char list[512];
+	size_t len = 0;
+
+	list[0] = '\0';
+	for (size_t i = 0; i < n && len < sizeof(list); i++)
+		len +=
+		    (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%s",
+				     i == 0	 ? ""
+				     : i + 1 < n ? ", "
+						 : " or ",
+				     prefix, words[i]);
+	return list;
+}
+
+/* "--hot, --same-chip, ... or --cpus": every policy's option. */
+static const char *policy_list(void)
+{
+	const char *names[NPOLICIES];
+
+	for (size_t i = 0; i < NPOLICIES; i++)
+		names[i] = policy_name(policy_at(i));
+	return or_list(names, NPOLICIES, "--");
+}
+
 static void check_rules(unsigned given)
 {
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct rule *r = &rules[i];
-		const char *w = r->words, *opt, *other;
+		const char *w = r->words, *opt, *other, *policies;
 
 		if (!(given & r->given) || (r->with && !(given & r->with)) ||
 		    (given & r->without))
 			continue;
 		opt = strstr(w, "{opt}");
 		other = strstr(w, "{other}");
+		policies = strstr(w, "{policies}");
+		if (policies)
+			msg_usage("%.*s%s%s", (int)(policies - w), w,
+				  policy_list(), policies + 10);
 		if (opt)
 			msg_usage("%.*s%s%s", (int)(opt - w), w,
 				  first_flag(given & r->given), opt + 5);
@@ -335,16 +365,12 @@ static unsigned given_flags(const struct options *o)
 	       (o->topology ? F_TOPOLOGY : 0) | (o->follow ? F_FOLLOW : 0) |
 	       (o->threads ? F_THREADS : 0) | (o->wait_all ? F_WAIT_ALL : 0) |
 	       (o->report ? F_REPORT : 0) | (o->share ? F_SHARE : 0) |
-	       (o->kind != KIND_ANY ? F_KIND : 0) |
+	       (o->kind != CORE_KIND_ANY ? F_KIND : 0) |
 	       (o->command ? F_COMMAND : 0) | (o->near ? F_NEAR : 0) |
 	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
 	       (o->quiet ? F_QUIET : 0) | (o->emit ? F_EMIT : 0) |
 	       (o->tell ? F_TELL : 0) |
-	       (o->spec ||
-			(o->which == WHICH_INDEX &&
-			 o->policy != POLICY_SPREAD && o->policy != POLICY_NONE)
-		    ? F_INDEX
-		    : 0);
+	       (o->spec || o->which == WHICH_INDEX ? F_INDEX : 0);
 }
 
 /* --- values --------------------------------------------------------------- */
@@ -430,44 +456,28 @@ static const char *near_index(const char *name, const char *arg,
 	return buf;
 }
 
-static void parse_which(struct options *o, const struct policy_option *p,
+static void parse_which(struct options *o, const struct policy_desc *p,
 			const char *arg)
 {
 	static const char *const words[] = { "current", "idle" };
-	static const char *const domain_word[] = {
-		[POLICY_SAME_CHIP] = "a package number",
-		[POLICY_SAME_NUMA] = "a NUMA node number",
-		[POLICY_SAME_CACHE] = "an L3 cache number",
-	};
-	/* what a user may call each level, as hwloc does, space-separated */
-	static const char *const type_words[] = {
-		[POLICY_SAME_CHIP] = " package socket chip pkg ",
-		[POLICY_SAME_NUMA] = " numa node numanode ",
-		[POLICY_SAME_CACHE] = " l3 l3cache cache ",
-	};
-	/* how --cpus names the same objects */
-	static const char *const location_words[] = {
-		[POLICY_SAME_CHIP] = "package",
-		[POLICY_SAME_NUMA] = "numa",
-		[POLICY_SAME_CACHE] = "l3",
-	};
 	unsigned long n;
 
 	o->which = WHICH_CURRENT;
 	if (!arg)
 		return;
-	if (p->kind == POLICY_SPREAD) {
+	if (p->value == POLICY_VALUE_COUNT) {
 		if (!parse_number(arg, CPULIST_MAX + 1, &n))
-			msg_usage("invalid --spread value '%s': expected a "
-				  "number of cores%s",
-				  msg_input(arg),
+			msg_usage("invalid --%s value '%s': expected a number "
+				  "of cores%s",
+				  p->name, msg_input(arg),
 				  strcmp(arg, "all") ? ""
 						     : "; --spread alone "
 						       "spreads over every "
 						       "core");
 		if (n == 0)
-			msg_usage("invalid --spread value '0': spread over at "
-				  "least 1 core");
+			msg_usage("invalid --%s value '0': spread over at "
+				  "least 1 core",
+				  p->name);
 		o->spread = (unsigned)n;
 		return;
 	}
@@ -478,14 +488,14 @@ static void parse_which(struct options *o, const struct policy_option *p,
 		return;
 	}
 	o->which = WHICH_INDEX;
-	if (p->kind == POLICY_HOT) {
+	if (p->value == POLICY_VALUE_PU) {
 		const char *hint = near_word(p->name, arg, words, 2);
 
 		if (*hint &&
 		    strspn(arg, "abcdefghijklmnopqrstuvwxyz") == strlen(arg))
-			msg_usage("invalid --hot value '%s': expected current, "
+			msg_usage("invalid --%s value '%s': expected current, "
 				  "idle or a CPU specification%s",
-				  msg_input(arg), hint);
+				  p->name, msg_input(arg), hint);
 		o->spec = arg;
 		return;
 	}
@@ -493,38 +503,39 @@ static void parse_which(struct options *o, const struct policy_option *p,
 		const char *hint = near_word(p->name, arg, words, 2);
 		char several[256];
 
-		if (domain_union(location_words[p->kind], arg, several,
+		if (domain_union(p->location_type, arg, several,
 				 sizeof(several)))
 			msg_usage("invalid --%s value '%s': expected current, "
 				  "idle or %s; several at once are --cpus '%s'",
-				  p->name, msg_input(arg), domain_word[p->kind],
+				  p->name, msg_input(arg), p->index_words,
 				  several);
 
 		msg_usage("invalid --%s value '%s': expected current, idle or "
 			  "%s%s",
-			  p->name, msg_input(arg), domain_word[p->kind],
-			  *hint
-			      ? hint
-			      : near_index(p->name, arg, type_words[p->kind]));
+			  p->name, msg_input(arg), p->index_words,
+			  *hint ? hint : near_index(p->name, arg, p->aliases));
 	}
 	o->index = (unsigned)n;
 }
 
-static void set_policy(struct options *o, const struct policy_option *p,
+static void set_policy(struct options *o, enum policy_kind kind,
 		       const char *arg)
 {
-	if (o->policy == p->kind)
+	const struct policy_desc *p = policy_desc(kind);
+
+	if (o->policy == kind)
 		msg_usage("--%s given twice: choose one placement", p->name);
 	if (o->policy != POLICY_NONE)
 		msg_usage("%s and --%s%s%s both given: choose one policy",
 			  o->policy_text, p->name, arg ? "=" : "",
 			  arg ? msg_input(arg) : "");
-	o->policy = p->kind;
+	o->policy = kind;
 	snprintf(o->policy_text, sizeof(o->policy_text), "--%s%s%s", p->name,
 		 arg ? "=" : "", arg ? msg_input(arg) : "");
-	if (p->kind == POLICY_CPUS) {
+	if (p->value == POLICY_VALUE_SPEC) {
 		o->spec = arg;
-		snprintf(o->policy_text, sizeof(o->policy_text), "--cpus");
+		snprintf(o->policy_text, sizeof(o->policy_text), "--%s",
+			 p->name);
 	} else {
 		parse_which(o, p, arg);
 	}
@@ -559,28 +570,29 @@ static void parse_mem(struct options *o, const char *arg)
 	size_t len = strcspn(arg, ":");
 	struct memory_error e;
 	struct cpuset nodes;
+	const char *names[HOST_MEM_MODES];
 
 	if (o->mem_given)
 		msg_usage("--mem given twice");
 	o->mem_given = true;
-	for (int m = 0; m < HOST_MEM_MODES; m++)
-		if (strlen(host_mempolicy_name(m)) == len &&
-		    !strncmp(arg, host_mempolicy_name(m), len)) {
+	for (int m = 0; m < HOST_MEM_MODES; m++) {
+		names[m] = host_mempolicy_name(m);
+		if (strlen(names[m]) == len && !strncmp(arg, names[m], len)) {
 			o->mem = m;
 			if (!arg[len])
 				return;
-			if (o->mem == HOST_MEM_LOCAL)
-				msg_usage("invalid --mem value '%s': local "
+			if (!host_mempolicy_nodes(o->mem))
+				msg_usage("invalid --mem value '%s': %s "
 					  "takes no node list",
-					  msg_input(arg));
+					  msg_input(arg), names[m]);
 			if (memory_parse(NULL, arg + len + 1, &nodes, &e) < 0)
 				msg_usage("%s", errors_memory(arg, NULL, &e));
 			o->mem_nodes = arg + len + 1;
 			return;
 		}
-	msg_usage("invalid --mem value '%s': expected bind, interleave, "
-		  "preferred or local",
-		  msg_input(arg));
+	}
+	msg_usage("invalid --mem value '%s': expected %s", msg_input(arg),
+		  or_list(names, HOST_MEM_MODES, ""));
 }
 
 /* --share's syntax, before anything is read: I/N, auto or auto/N. A part
@@ -641,17 +653,22 @@ static void parse_emit(struct options *o, const char *arg)
 
 static void parse_kind(struct options *o, const char *arg, bool *seen)
 {
+	const char *names[CORE_KIND_COUNT];
+
 	if (*seen)
 		msg_usage("--kind given twice");
 	*seen = true;
-	if (!strcmp(arg, "fast"))
-		o->kind = KIND_FAST;
-	else if (!strcmp(arg, "slow"))
-		o->kind = KIND_SLOW;
-	else if (strcmp(arg, "any"))
-		msg_usage("invalid --kind value '%s': expected fast, slow or "
-			  "any",
-			  msg_input(arg));
+	for (int k = 0; k < CORE_KIND_COUNT; k++) {
+		if (!strcmp(arg, policy_core_kind(k)->name)) {
+			o->kind = k;
+			return;
+		}
+		/* any, the default, is named last */
+		names[k ? k - 1 : CORE_KIND_COUNT - 1] =
+		    policy_core_kind(k)->name;
+	}
+	msg_usage("invalid --kind value '%s': expected %s", msg_input(arg),
+		  or_list(names, CORE_KIND_COUNT, ""));
 }
 
 static pid_t parse_pid(const char *arg, const char *what)
@@ -860,22 +877,14 @@ long_option_error(const char *word, const struct option *longopts)
 {
 	const char *name = word + 2, *names[NPOLICIES + NOTHERS];
 	size_t len = strcspn(name, "="), n = 0;
-	char list[512] = "";
 	int k;
 
 	for (const struct option *l = longopts; l->name; l++)
 		if (!strncmp(l->name, name, len))
 			names[n++] = l->name;
-	for (size_t i = 0; n > 1 && i < n; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list),
-			 "%s--%s",
-			 i == 0	     ? ""
-			 : i + 1 < n ? ", "
-				     : " or ",
-			 names[i]);
 	if (n > 1)
 		msg_usage("option '--%s' is ambiguous: %s",
-			  msg_input_n(name, len), list);
+			  msg_input_n(name, len), or_list(names, n, "--"));
 	for (size_t i = 0; i < sizeof(elsewhere) / sizeof(elsewhere[0]); i++)
 		if (strlen(elsewhere[i].name) == len &&
 		    !strncmp(name, elsewhere[i].name, len))
@@ -905,8 +914,8 @@ option_error(char **argv, int optind_now, int opt,
 			     ? next + 2
 			 : word[0] == '-' && word[1] == opt && !word[2] ? next
 									: NULL);
-	if (opt == 'c')
-		msg_usage("option requires an argument -- 'c'");
+	if (policy_of_short(opt) != POLICY_NONE)
+		msg_usage("option requires an argument -- '%c'", opt);
 	if (opt == 'p')
 		msg_usage("invalid option -- 'p' (a process is --pid, OS "
 			  "indexes --physical)");
@@ -927,23 +936,36 @@ option_error(char **argv, int optind_now, int opt,
 /* How --help writes the value of the option getopt returned as c. */
 static const char *value_words(int c)
 {
-	if (c == 'c' || c == OPT_POLICY + (int)NPOLICIES - 1)
-		return policy_options[NPOLICIES - 1].arg;
+	if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES)
+		return policy_desc(policy_at((size_t)(c - OPT_POLICY)))->arg;
+	if (policy_of_short(c) != POLICY_NONE)
+		return policy_desc(policy_of_short(c))->arg;
 	for (size_t i = 0; i < NOTHERS; i++)
 		if (other_options[i].val == c)
 			return other_options[i].arg;
 	return "";
 }
 
-static void fill_longopts(struct option *longopts)
+/* getopt's tables: the long options and, into shorts, the short ones. */
+static void fill_longopts(struct option *longopts, char *shorts, size_t size)
 {
-	for (size_t i = 0; i < NPOLICIES; i++)
-		longopts[i] =
-		    (struct option){ policy_options[i].name,
-				     policy_options[i].kind == POLICY_CPUS
-					 ? required_argument
-					 : optional_argument,
-				     NULL, OPT_POLICY + (int)i };
+	size_t n = (size_t)snprintf(shorts, size, "+");
+
+	for (size_t i = 0; i < NPOLICIES; i++) {
+		const struct policy_desc *p = policy_desc(policy_at(i));
+		bool required = p->value == POLICY_VALUE_SPEC;
+
+		longopts[i] = (struct option){ p->name,
+					       required ? required_argument
+							: optional_argument,
+					       NULL, OPT_POLICY + (int)i };
+		if (p->short_opt && n < size)
+			n += (size_t)snprintf(shorts + n, size - n, "%c%s",
+					      p->short_opt,
+					      required ? ":" : "::");
+	}
+	if (n < size)
+		snprintf(shorts + n, size - n, "%s", other_shorts);
 	for (size_t i = 0; i < NOTHERS; i++)
 		longopts[NPOLICIES + i] =
 		    (struct option){ other_options[i].name,
@@ -956,27 +978,29 @@ const struct options *options_parse(int argc, char **argv)
 {
 	static struct options o;
 	struct option longopts[NPOLICIES + NOTHERS + 1];
+	char shorts[32];
 	const char *env = getenv("PINRUN_NO_CACHE");
 	bool kind_seen = false;
 	pid_t tid = 0;
 	int c, policy_end = 0;
 
 	o.no_cache = env && *env && strcmp(env, "0");
-	fill_longopts(longopts);
+	fill_longopts(longopts, shorts, sizeof(shorts));
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:nf::hVq", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		if (optarg && optarg == argv[optind - 1] && optind >= 2)
 			check_value(argv[optind - 2], optarg, value_words(c));
 		if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES) {
-			set_policy(&o, &policy_options[c - OPT_POLICY], optarg);
+			set_policy(&o, policy_at((size_t)(c - OPT_POLICY)),
+				   optarg);
 			policy_end = optarg ? 0 : optind;
 			continue;
 		}
+		if (policy_of_short(c) != POLICY_NONE) {
+			set_policy(&o, policy_of_short(c), optarg);
+			continue;
+		}
 		switch (c) {
-		case 'c':
-			set_policy(&o, &policy_options[NPOLICIES - 1], optarg);
-			break;
 		case OPT_SMT:
 		case OPT_NO_SMT:
 			if (o.smt != SMT_DEFAULT &&

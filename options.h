@@ -13,8 +13,6 @@
 #include "launcher.h"
 #include "policy.h"
 
-enum kind_choice { KIND_ANY, KIND_FAST, KIND_SLOW };
-
 struct options {
 	/* The placement. */
 	enum policy_kind policy;
@@ -26,7 +24,7 @@ struct options {
 	const char *spec;     /* --cpus SPEC, or --hot=SPEC */
 	bool all;
 	bool physical; /* --physical: location indexes are OS indexes */
-	enum kind_choice kind;
+	enum core_kind kind;
 	const char *share;		 /* --share as given, or NULL */
 	struct launcher_spec share_spec; /* --share read */
 	bool mem_given;

@@ -20,30 +20,6 @@
 #include "message.h"
 #include "output.h"
 
-static const char *const rules[] = {
-	[POLICY_HOT] = "one PU (with --smt, its whole core)",
-	[POLICY_SAME_CHIP] = "every allowed PU of one package",
-	[POLICY_SAME_NUMA] = "every allowed PU of one NUMA node",
-	[POLICY_SAME_CACHE] = "every allowed PU under one L3 cache",
-	[POLICY_SPREAD] = "one PU on each of N cores, balanced over packages, "
-			  "NUMA nodes and L3 caches (hwloc_distrib)",
-	[POLICY_CPUS] = "exactly the CPUs given",
-};
-
-/* The JSON names of the exclusions, and --explain's words for them. */
-static const struct {
-	const char *key, *words;
-} exclusions[EXCL_NREASONS] = {
-	[EXCL_OFFLINE] = { "offline", "offline" },
-	[EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset" },
-	[EXCL_UNUSABLE] = { "unusable", "offline or disallowed by a cgroup" },
-	[EXCL_AFFINITY] = { "affinity", "not in the inherited affinity (use "
-					"--all to include them)" },
-	[EXCL_KIND] = { "kind", NULL },	  /* worded with the kind */
-	[EXCL_NEAR] = { "near", NULL },	  /* worded with the device */
-	[EXCL_SHARE] = { "share", NULL }, /* worded with the share */
-};
-
 /* The largest objects a set covers, as location text ("core:0-3 pu:9"),
  * in a new string. */
 static char *objects_text(const struct topology *t, const struct cpuset *set)
@@ -349,18 +325,19 @@ static void explain_exclusions(const struct context *ctx,
 {
 	const struct topology *t = ctx->t;
 
-	for (int i = 0; i < EXCL_KIND; i++)
-		if (!cpulist_empty(&ctx->excluded[i]))
+	for (int i = 0; i < EXCL_NREASONS; i++)
+		if (context_exclusion(i)->explain &&
+		    !cpulist_empty(&ctx->excluded[i]))
 			msg_note("excluded %s: %s", msg_cpus(&ctx->excluded[i]),
-				 exclusions[i].words);
-	if (o->kind != KIND_ANY && t->nkinds <= 1)
+				 context_exclusion(i)->explain);
+	if (o->kind != CORE_KIND_ANY && t->nkinds <= 1)
 		msg_note("kind: this topology has one kind of core: --kind "
 			 "changes nothing");
-	if (o->kind != KIND_ANY && t->nkinds > 1)
+	if (o->kind != CORE_KIND_ANY && t->nkinds > 1)
 		msg_note("excluded %s: not of the %s kind (--kind=%s)",
 			 msg_cpus(&ctx->excluded[EXCL_KIND]),
-			 o->kind == KIND_FAST ? "fastest" : "slowest",
-			 o->kind == KIND_FAST ? "fast" : "slow");
+			 policy_core_kind(o->kind)->words,
+			 policy_core_kind(o->kind)->name);
 	if (ctx->gpu_class && ctx->share.count &&
 	    ctx->share.kind != LAUNCHER_GIVEN)
 		explain_launcher(ctx);
@@ -373,9 +350,7 @@ static void explain_exclusions(const struct context *ctx,
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
 			 "first candidate inside it",
-			 ctx->outside_why == EXCL_SHARE	 ? "share"
-			 : ctx->outside_why == EXCL_NEAR ? "device's CPUs"
-							 : "core kind");
+			 context_exclusion(ctx->outside_why)->outside);
 }
 
 static void explain_memory(const struct context *ctx, const struct options *o)
@@ -398,8 +373,7 @@ static void explain_memory(const struct context *ctx, const struct options *o)
 /* How --cpus or --hot= read a spec that taskset reads otherwise. */
 static void explain_spec(const struct context *ctx, const struct options *o)
 {
-	const char *s = o->spec,
-		   *what = o->policy == POLICY_HOT ? "--hot=" : "--cpus";
+	const char *s = o->spec, *what = policy_desc(o->policy)->spec_option;
 
 	if (!s)
 		return;
@@ -423,17 +397,19 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 	const struct topology *t = ctx->t;
 	char name[64] = "";
 
+	enum policy_value value = policy_desc(o->policy)->value;
+
 	if (!t->this_system && o->which != WHICH_INDEX &&
-	    o->policy != POLICY_SPREAD && o->policy != POLICY_CPUS &&
-	    o->policy != POLICY_NONE)
+	    (value == POLICY_VALUE_PU || value == POLICY_VALUE_DOMAIN))
 		msg_note("planning for another machine: 'current' and 'idle' "
 			 "mean the first candidate");
-	if (o->policy == POLICY_SAME_NUMA && plan->domain >= 0)
+	if (value == POLICY_VALUE_DOMAIN &&
+	    policy_desc(o->policy)->level == TOPO_NUMA && plan->domain >= 0)
 		snprintf(name, sizeof(name), "numa:%u", plan->domain_numa);
 	else if (plan->domain >= 0)
 		location_name(t, plan->domain, name, sizeof(name));
 	switch (plan->reason) {
-	case REASON_CURRENT:
+	case POLICY_REASON_CURRENT:
 		if (o->pid)
 			msg_note("%s: %s, which holds CPU %d where pid %d last "
 				 "ran",
@@ -443,15 +419,15 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 			msg_note("%s: %s, which holds CPU %d where pinrun runs",
 				 o->policy_text, name, ctx->req.current_cpu);
 		break;
-	case REASON_IDLE:
+	case POLICY_REASON_IDLE:
 		msg_note("%s: %s, the least busy over a %d ms sample",
 			 o->policy_text, name, CONTEXT_IDLE_SAMPLE_MS);
 		break;
-	case REASON_FIRST:
+	case POLICY_REASON_FIRST:
 		msg_note("%s: %s, the first candidate in topology order",
 			 o->policy_text, name);
 		break;
-	case REASON_GIVEN:
+	case POLICY_REASON_GIVEN:
 		if (o->policy == POLICY_NONE)
 			msg_note("--near=%s: every allowed CPU near the device",
 				 msg_input(o->near));
@@ -461,7 +437,7 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 	}
 	explain_spec(ctx, o);
 	if (o->policy != POLICY_NONE)
-		msg_note("rule: %s", rules[o->policy]);
+		msg_note("rule: %s", policy_desc(o->policy)->rule);
 	if (o->mem_given)
 		explain_memory(ctx, o);
 	if (o->tell)
@@ -486,7 +462,7 @@ void output_explain(const struct context *ctx, const struct options *o,
 	if (t->nkinds > 1) {
 		struct cpuset fast, slow;
 
-		policy_kind_cpus(t, true, &fast);
+		policy_kind_cpus(t, CORE_KIND_FAST, &fast);
 		cpulist_and(&fast, &fast, &plan->cpus);
 		cpulist_andnot(&slow, &plan->cpus, &fast);
 		if (!cpulist_empty(&fast) && !cpulist_empty(&slow))
@@ -689,10 +665,10 @@ void output_json(const struct context *ctx, const struct options *o,
 		 const struct policy_plan *plan)
 {
 	static const char *const reasons[] = {
-		[REASON_GIVEN] = "given",
-		[REASON_CURRENT] = "current",
-		[REASON_IDLE] = "idle",
-		[REASON_FIRST] = "first",
+		[POLICY_REASON_GIVEN] = "given",
+		[POLICY_REASON_CURRENT] = "current",
+		[POLICY_REASON_IDLE] = "idle",
+		[POLICY_REASON_FIRST] = "first",
 	};
 	const struct topology *t = ctx->t;
 	struct json j = { 0 };
@@ -724,7 +700,7 @@ void output_json(const struct context *ctx, const struct options *o,
 	json_key(&j, "excluded");
 	json_open(&j, '{');
 	for (int i = 0; i < EXCL_NREASONS; i++)
-		json_set(&j, exclusions[i].key, &ctx->excluded[i]);
+		json_set(&j, context_exclusion(i)->key, &ctx->excluded[i]);
 	json_set(&j, "smt", &plan->smt_dropped);
 	json_close(&j, '}');
 	if (ctx->near >= 0)

@@ -4,41 +4,15 @@
  * Pure: no system calls, no hwloc, no messages. The caller measures the
  * machine (current CPU, load, allowed set) and words the errors; this file
  * only decides which CPUs, and in which order follow mode hands them out.
+ * Its table (below the rules) is all that pinrun knows of each policy:
+ * the other modules look a policy up there (policy_desc) rather than
+ * name it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "policy.h"
 #include "slotorder.h"
-
-static const char *const names[] = {
-	[POLICY_NONE] = "none",
-	[POLICY_HOT] = "hot",
-	[POLICY_SAME_CHIP] = "same-chip",
-	[POLICY_SAME_NUMA] = "same-numa",
-	[POLICY_SAME_CACHE] = "same-cache",
-	[POLICY_SPREAD] = "spread",
-	[POLICY_CPUS] = "cpus",
-};
-
-const char *policy_name(enum policy_kind kind)
-{
-	return names[kind];
-}
-
-static enum topo_type policy_level(enum policy_kind kind)
-{
-	switch (kind) {
-	case POLICY_SAME_CHIP:
-		return TOPO_PACKAGE;
-	case POLICY_SAME_NUMA:
-		return TOPO_NUMA;
-	case POLICY_SAME_CACHE:
-		return TOPO_L3;
-	default:
-		return TOPO_PU;
-	}
-}
 
 static int fail(struct policy_error *err, enum policy_err code,
 		unsigned long value, unsigned long value2)
@@ -124,7 +98,7 @@ static int pick_domain(const struct topology *t,
 		if (req->index >= d->count)
 			return fail(err, POLICY_E_NO_SUCH, req->index,
 				    d->count);
-		plan->reason = REASON_GIVEN;
+		plan->reason = POLICY_REASON_GIVEN;
 		return (int)req->index;
 	}
 	if (req->which == WHICH_CURRENT && req->current_cpu >= 0 &&
@@ -141,7 +115,7 @@ static int pick_domain(const struct topology *t,
 			continue;
 		if (req->which == WHICH_CURRENT && req->current_cpu >= 0) {
 			if (cpulist_has(&cpus, (unsigned)req->current_cpu)) {
-				plan->reason = REASON_CURRENT;
+				plan->reason = POLICY_REASON_CURRENT;
 				return (int)i;
 			}
 			continue;
@@ -153,11 +127,11 @@ static int pick_domain(const struct topology *t,
 			if (sum / n < best) {
 				best = sum / n;
 				pick = (int)i;
-				plan->reason = REASON_IDLE;
+				plan->reason = POLICY_REASON_IDLE;
 			}
 			continue;
 		}
-		plan->reason = REASON_FIRST;
+		plan->reason = POLICY_REASON_FIRST;
 		return (int)i;
 	}
 	if (pick < 0 && req->which == WHICH_CURRENT && req->current_cpu >= 0)
@@ -172,7 +146,7 @@ static int plan_domain(const struct topology *t,
 		       const struct policy_request *req,
 		       struct policy_plan *plan, struct policy_error *err)
 {
-	enum topo_type type = policy_level(req->kind);
+	enum topo_type type = policy_desc(req->kind)->level;
 	struct domains d = { .t = t };
 	int i;
 
@@ -230,12 +204,12 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 		if (check_cpus(t, &req->cpus, &req->allowed, err) < 0)
 			return -1;
 		cpu = cpulist_next(&req->cpus, -1);
-		plan->reason = REASON_GIVEN;
+		plan->reason = POLICY_REASON_GIVEN;
 	} else if (req->which == WHICH_CURRENT && req->current_cpu >= 0) {
 		cpu = req->current_cpu;
 		if (!cpulist_has(&req->allowed, (unsigned)cpu))
 			return fail(err, POLICY_E_CURRENT, (unsigned)cpu, 0);
-		plan->reason = REASON_CURRENT;
+		plan->reason = POLICY_REASON_CURRENT;
 	} else if (req->which == WHICH_IDLE && req->busy) {
 		/* The fastest kind first, then the idlest core (siblings
 		 * included: they share it), then the idlest PU of it. */
@@ -260,7 +234,7 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 				cpu = (int)os;
 			}
 		}
-		plan->reason = REASON_IDLE;
+		plan->reason = POLICY_REASON_IDLE;
 	} else {
 		/* No sample: the first candidate, of the fastest kind for
 		 * idle (a hybrid machine's P-cores). */
@@ -272,7 +246,7 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 			if (cpulist_has(&req->allowed, tree_pu_os(t, i)) &&
 			    (kind == -2 || t->objs[t->pus[i]].kind == kind))
 				cpu = (int)tree_pu_os(t, i);
-		plan->reason = REASON_FIRST;
+		plan->reason = POLICY_REASON_FIRST;
 	}
 	if (cpu < 0)
 		return fail(err, POLICY_E_NOTHING, 0, 0);
@@ -377,7 +351,7 @@ static int plan_spread(const struct topology *t,
 	distrib(&d, 0, req->n ? req->n : units);
 	for (unsigned i = 0; i < d.next; i++)
 		cpulist_add(&plan->cpus, (unsigned)d.chosen[i]);
-	plan->reason = REASON_GIVEN;
+	plan->reason = POLICY_REASON_GIVEN;
 	ret = 0;
 	goto out;
 nomem:
@@ -389,39 +363,121 @@ out:
 	return ret;
 }
 
+/* --- cpus: exactly those given ---------------------------------------- */
+
+static int plan_cpus(const struct topology *t, const struct policy_request *req,
+		     struct policy_plan *plan, struct policy_error *err)
+{
+	plan->cpus = req->cpus;
+	plan->reason = POLICY_REASON_GIVEN;
+	return check_cpus(t, &req->cpus, &req->allowed, err);
+}
+
+/* --- the policies: one entry each, in enum policy_kind's order --------- */
+
+static const struct policy_desc table[POLICY_NKINDS] = {
+	[POLICY_NONE] = { .name = "none", .noun = "core" },
+	[POLICY_HOT] = {
+		.name = "hot",
+		.arg = "[=<which>]",
+		.help = "one PU: current (default), idle, or a CPU",
+		.rule = "one PU (with --smt, its whole core)",
+		.value = POLICY_VALUE_PU,
+		.noun = "core",
+		.spec_option = "--hot=",
+		.slots = POLICY_SLOTS_ONE,
+		.plan = plan_hot,
+	},
+	[POLICY_SAME_CHIP] = {
+		.name = "same-chip",
+		.arg = "[=<which>]",
+		.help = "every allowed PU of one package",
+		.rule = "every allowed PU of one package",
+		.value = POLICY_VALUE_DOMAIN,
+		.level = TOPO_PACKAGE,
+		.noun = "package",
+		.index_words = "a package number",
+		.aliases = " package socket chip pkg ",
+		.location_type = "package",
+		.slots = POLICY_SLOTS_CORE,
+		.plan = plan_domain,
+	},
+	[POLICY_SAME_NUMA] = {
+		.name = "same-numa",
+		.arg = "[=<which>]",
+		.help = "every allowed PU of one NUMA node",
+		.rule = "every allowed PU of one NUMA node",
+		.value = POLICY_VALUE_DOMAIN,
+		.level = TOPO_NUMA,
+		.noun = "NUMA node",
+		.index_words = "a NUMA node number",
+		.aliases = " numa node numanode ",
+		.location_type = "numa",
+		.slots = POLICY_SLOTS_CORE,
+		.plan = plan_domain,
+	},
+	[POLICY_SAME_CACHE] = {
+		.name = "same-cache",
+		.arg = "[=<which>]",
+		.help = "every allowed PU under one L3 cache",
+		.rule = "every allowed PU under one L3 cache",
+		.value = POLICY_VALUE_DOMAIN,
+		.level = TOPO_L3,
+		.noun = "L3 cache",
+		.index_words = "an L3 cache number",
+		.aliases = " l3 l3cache cache ",
+		.location_type = "l3",
+		.slots = POLICY_SLOTS_CORE,
+		.plan = plan_domain,
+	},
+	[POLICY_SPREAD] = {
+		.name = "spread",
+		.arg = "[=<n>]",
+		.help = "one PU on each of n cores, as far apart as can be",
+		.rule = "one PU on each of N cores, balanced over packages, "
+			"NUMA nodes and L3 caches (hwloc_distrib)",
+		.value = POLICY_VALUE_COUNT,
+		.noun = "core",
+		.slots = POLICY_SLOTS_PU,
+		.plan = plan_spread,
+	},
+	[POLICY_CPUS] = {
+		.name = "cpus",
+		.short_opt = 'c',
+		.arg = " <spec>",
+		.help = "exactly these CPUs: 0-3,8  0xff  package:1",
+		.rule = "exactly the CPUs given",
+		.value = POLICY_VALUE_SPEC,
+		.noun = "core",
+		.spec_option = "--cpus",
+		.slots = POLICY_SLOTS_PU,
+		.plan = plan_cpus,
+	},
+};
+
+const struct policy_desc *policy_desc(enum policy_kind kind)
+{
+	return &table[kind];
+}
+
+const char *policy_name(enum policy_kind kind)
+{
+	return table[kind].name;
+}
+
 int policy_plan(const struct topology *t, const struct policy_request *req,
 		struct policy_plan *plan, struct policy_error *err)
 {
-	int r;
+	const struct policy_desc *d = policy_desc(req->kind);
 
 	memset(plan, 0, sizeof(*plan));
 	plan->domain = -1;
 	err->code = POLICY_OK;
-	if (!cpulist_intersects(&req->allowed, &t->usable))
+	if (!cpulist_intersects(&req->allowed, &t->usable) || !d->plan)
 		return fail(err, POLICY_E_NOTHING, 0, 0);
-	switch (req->kind) {
-	case POLICY_HOT:
-		r = plan_hot(t, req, plan, err);
-		break;
-	case POLICY_SAME_CHIP:
-	case POLICY_SAME_NUMA:
-	case POLICY_SAME_CACHE:
-		r = plan_domain(t, req, plan, err);
-		break;
-	case POLICY_SPREAD:
-		r = plan_spread(t, req, plan, err);
-		break;
-	case POLICY_CPUS:
-		r = check_cpus(t, &req->cpus, &req->allowed, err);
-		plan->cpus = req->cpus;
-		plan->reason = REASON_GIVEN;
-		break;
-	default:
-		r = fail(err, POLICY_E_NOTHING, 0, 0);
-	}
-	if (r < 0)
+	if (d->plan(t, req, plan, err) < 0)
 		return -1;
-	if (slotorder_make(t, req->kind, plan) < 0) {
+	if (slotorder_make(t, d->slots, plan) < 0) {
 		policy_plan_free(plan);
 		return fail(err, POLICY_E_NOMEM, 0, 0);
 	}
@@ -515,12 +571,25 @@ int policy_share(const struct topology *t, const struct cpuset *allowed,
 	return 0;
 }
 
-void policy_kind_cpus(const struct topology *t, bool fast, struct cpuset *set)
+static const struct core_kind_desc core_kinds[CORE_KIND_COUNT] = {
+	[CORE_KIND_ANY] = { "any", NULL },
+	[CORE_KIND_FAST] = { "fast", "fastest" },
+	[CORE_KIND_SLOW] = { "slow", "slowest" },
+};
+
+const struct core_kind_desc *policy_core_kind(enum core_kind kind)
 {
-	int want = fast ? t->nkinds - 1 : 0;
+	return &core_kinds[kind];
+}
+
+void policy_kind_cpus(const struct topology *t, enum core_kind kind,
+		      struct cpuset *set)
+{
+	int want = kind == CORE_KIND_FAST ? t->nkinds - 1 : 0;
 
 	cpulist_zero(set);
 	for (unsigned i = 0; i < t->npus; i++)
-		if (t->nkinds <= 1 || t->objs[t->pus[i]].kind == want)
+		if (t->nkinds <= 1 || kind == CORE_KIND_ANY ||
+		    t->objs[t->pus[i]].kind == want)
 			cpulist_add(set, tree_pu_os(t, i));
 }

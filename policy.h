@@ -17,6 +17,7 @@ enum policy_kind {
 	POLICY_SAME_CACHE,
 	POLICY_SPREAD,
 	POLICY_CPUS,
+	POLICY_NKINDS /* how many there are, POLICY_NONE included */
 };
 
 /* Which domain (or PU for --hot) the policy takes. */
@@ -47,10 +48,11 @@ struct policy_request {
 
 /* How the choice was made, for --explain and --json. */
 enum policy_reason {
-	REASON_GIVEN,	/* the user named it */
-	REASON_CURRENT, /* it holds the CPU pinrun runs on */
-	REASON_IDLE,	/* it was the least busy */
-	REASON_FIRST,	/* first candidate: not this machine, or no sample */
+	POLICY_REASON_GIVEN,   /* the user named it */
+	POLICY_REASON_CURRENT, /* it holds the CPU pinrun runs on */
+	POLICY_REASON_IDLE,    /* it was the least busy */
+	POLICY_REASON_FIRST,   /* first candidate: not this machine, or no
+				* sample */
 };
 
 struct policy_plan {
@@ -87,6 +89,50 @@ struct policy_error {
 	unsigned long value, value2;
 };
 
+/* What a policy's option takes as its value. */
+enum policy_value {
+	POLICY_VALUE_NONE,   /* POLICY_NONE: no option */
+	POLICY_VALUE_PU,     /* [=current|idle|<spec>]: --hot */
+	POLICY_VALUE_DOMAIN, /* [=current|idle|<index>] of its level */
+	POLICY_VALUE_COUNT,  /* [=<n>]: how many units (--spread) */
+	POLICY_VALUE_SPEC,   /* <spec>, required: --cpus */
+};
+
+/* How follow mode cuts a policy's plan into slots (slotorder.c). */
+enum policy_slots {
+	POLICY_SLOTS_ONE,  /* the whole set, one slot */
+	POLICY_SLOTS_CORE, /* one slot per core */
+	POLICY_SLOTS_PU,   /* one slot per PU */
+};
+
+/* One policy: all that the other modules look up about it, in one entry
+ * of policy.c's table (index: its enum policy_kind). */
+struct policy_desc {
+	const char *name; /* the option, without "--": "same-chip" */
+	int short_opt;	  /* its short option ('c'), or 0 */
+	const char *arg;  /* --help's value: "[=<which>]" */
+	const char *help; /* --help's line */
+	const char *rule; /* --explain's "rule:" line */
+	enum policy_value value;
+	enum topo_type level;	   /* POLICY_VALUE_DOMAIN: the domain's level */
+	const char *noun;	   /* what its error messages call one of its
+				    * units or domains: "NUMA node" */
+	const char *index_words;   /* the index a usage error expects:
+				    * "a NUMA node number" */
+	const char *aliases;	   /* what users call its level, space
+				    * separated and around: " numa node " */
+	const char *location_type; /* the level in --cpus's locations */
+	const char *spec_option;   /* POLICY_VALUE_PU and _SPEC: how a
+				    * message names its spec: "--hot=" */
+	enum policy_slots slots;
+	/* The rule: plan->cpus, ->domain and ->reason from req. */
+	int (*plan)(const struct topology *t, const struct policy_request *req,
+		    struct policy_plan *plan, struct policy_error *err);
+};
+
+/* The entry of kind, POLICY_NONE included (its name "none", no rule). */
+const struct policy_desc *policy_desc(enum policy_kind kind);
+
 /* Plan a placement. Returns 0, or -1 with err. The plan's arrays are freed
  * by policy_plan_free. */
 int policy_plan(const struct topology *t, const struct policy_request *req,
@@ -105,11 +151,29 @@ int policy_share(const struct topology *t, const struct cpuset *allowed,
 		 bool pus, unsigned index, unsigned count, struct cpuset *part,
 		 struct policy_error *err);
 
-/* The PUs of the fastest (fast) or slowest core kind; every PU when the
- * machine has one kind. */
-void policy_kind_cpus(const struct topology *t, bool fast, struct cpuset *set);
+/* --kind: which cores of a hybrid CPU. */
+enum core_kind {
+	CORE_KIND_ANY,	/* every core (the default) */
+	CORE_KIND_FAST, /* the fastest kind */
+	CORE_KIND_SLOW, /* the slowest kind */
+	CORE_KIND_COUNT /* how many there are */
+};
 
-/* "hot", "same-chip", ... */
+/* How a core kind is named, in policy.c's one table. */
+struct core_kind_desc {
+	const char *name;  /* --kind=NAME */
+	const char *words; /* --explain's "not of the fastest kind", or NULL
+			    * (any) */
+};
+
+const struct core_kind_desc *policy_core_kind(enum core_kind kind);
+
+/* The PUs of a core kind; every PU for CORE_KIND_ANY or when the machine
+ * has one kind. */
+void policy_kind_cpus(const struct topology *t, enum core_kind kind,
+		      struct cpuset *set);
+
+/* "hot", "same-chip", ...: policy_desc(kind)->name. */
 const char *policy_name(enum policy_kind kind);
 
 /* The largest objects that set covers whole (as hwloc-calc --largest does,

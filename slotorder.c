@@ -214,21 +214,20 @@ out:
 	return r;
 }
 
-int slotorder_make(const struct topology *t, enum policy_kind kind,
+int slotorder_make(const struct topology *t, enum policy_slots slots,
 		   struct policy_plan *plan)
 {
 	char *mark = calloc(t->nobjs, 1);
 	int *order = NULL;
 	unsigned nslots = 0, at = 0;
-	bool by_core = kind == POLICY_SAME_CHIP || kind == POLICY_SAME_NUMA ||
-		       kind == POLICY_SAME_CACHE;
+	bool by_core = slots == POLICY_SLOTS_CORE;
 	int ret = -1;
 
 	plan->slot_cpus =
 	    malloc((cpulist_count(&plan->cpus) + 1) * sizeof(*plan->slot_cpus));
 	if (!mark || !plan->slot_cpus)
 		goto out;
-	if (kind == POLICY_HOT) {
+	if (slots == POLICY_SLOTS_ONE) {
 		plan->slot_start = malloc(2 * sizeof(*plan->slot_start));
 		if (!plan->slot_start)
 			goto out;

@@ -106,17 +106,23 @@ load test_helper
 
 # --- --help, the man page and getopt's table, in both directions ----------
 
-# getopt's table: the long options of options.c's policy_options and
-# other_options (what getopt_long is given), and the letters of its
-# short-option string; one a line, sorted.
+# getopt's table: the long options of policy.c's table of policies and of
+# options.c's other_options (what getopt_long is given), and the letters
+# of the policies' short options and of other_shorts; one a line, sorted.
+policy_table() { sed -n '/^static const struct policy_desc table\[/,/^};/p' "$BATS_TEST_DIRNAME/../policy.c"; }
 getopt_longs() {
-	sed -n '/^} policy_options\[\] = {/,/^};/p; /^} other_options\[\] = {/,/^};/p' \
-		"$BATS_TEST_DIRNAME/../options.c" |
-		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)",.*/--\1/p' | sort
+	{
+		policy_table | sed -n 's/^[[:space:]]*\.name = "\([a-z][a-z-]*\)",$/--\1/p'
+		sed -n '/^} other_options\[\] = {/,/^};/p' "$BATS_TEST_DIRNAME/../options.c" |
+			sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)",.*/--\1/p'
+	} | sort
 }
 getopt_shorts() {
-	sed -n 's/.*getopt_long(argc, argv, "+\([^"]*\)".*/\1/p' "$BATS_TEST_DIRNAME/../options.c" |
-		tr -d ':' | fold -w1 | sed 's/^/-/' | sort
+	{
+		policy_table | sed -n "s/^[[:space:]]*\.short_opt = '\(.\)',\$/\1/p"
+		sed -n 's/^static const char other_shorts\[\] = "\([^"]*\)";/\1/p' "$BATS_TEST_DIRNAME/../options.c" |
+			tr -d ':' | fold -w1
+	} | sed 's/^/-/' | sort
 }
 # What --help and the man page's OPTIONS list: the option column only.
 help_longs() { "$PINRUN" --help | sed -nE 's/^ (-[a-zA-Z], |    )(--[a-z][a-z-]*).*/\2/p' | sort; }

@@ -180,7 +180,7 @@ TEST(domains_by_index)
 	r.index = 1;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "4-7,12-15");
-	EXPECT(p.reason == REASON_GIVEN);
+	EXPECT(p.reason == POLICY_REASON_GIVEN);
 	EXPECT(t->objs[p.domain].type == TOPO_PACKAGE);
 	EXPECT(t->objs[p.domain].logical == 1);
 	policy_plan_free(&p);
@@ -234,7 +234,7 @@ TEST(domain_current_and_first)
 	r.current_cpu = 13;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "4-7,12-15");
-	EXPECT(p.reason == REASON_CURRENT);
+	EXPECT(p.reason == POLICY_REASON_CURRENT);
 	policy_plan_free(&p);
 	/* The current CPU outside the allowed set is an error, not a guess. */
 	r.allowed = set_of("0-3");
@@ -245,7 +245,7 @@ TEST(domain_current_and_first)
 	r.allowed = set_of("5");
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "5");
-	EXPECT(p.reason == REASON_FIRST);
+	EXPECT(p.reason == POLICY_REASON_FIRST);
 	policy_plan_free(&p);
 	tree_free(t);
 }
@@ -265,7 +265,7 @@ TEST(domain_idle)
 	r.busy_len = 16;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "6-7,14-15");
-	EXPECT(p.reason == REASON_IDLE);
+	EXPECT(p.reason == POLICY_REASON_IDLE);
 	policy_plan_free(&p);
 	/* Only allowed CPUs count. */
 	r.allowed = set_of("0-5,8-13");
