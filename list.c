@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * list.c: --list, the machine as one map: packages, NUMA nodes with their
- * memory and distances, L3 caches, cores with their CPU numbers and SMT
+ * memory and distances, L3 caches with their sizes (the other caches' on a
+ * line of their own, per core), cores with their CPU numbers and SMT
  * siblings (runs of alike cores folded into one line, so that 384 PUs fit
  * in 80 columns), core kinds, the I/O devices under the object each is
  * local to, and the CPUs that cannot be used. A planned placement is
@@ -43,6 +44,9 @@ struct map {
 	unsigned nlines, cap;
 	char legend[512]; /* how a run with SMT siblings in columns reads,
 			   * told on its first one; "" when there is none */
+	char *caches;	  /* the sizes of the caches without lines of their
+			   * own ("caches: L1d 32 KiB per core, ..."), or
+			   * NULL when none is known */
 	bool *shown;	  /* by objs index: has a line of its own */
 	int *alias;	  /* by objs index: the object with the same CPUs whose
 			   * line this one's is ("die:0 l3:0"), or -1 */
@@ -297,6 +301,149 @@ static void flush(struct map *m)
 	m->nrun = 0;
 }
 
+/* --- caches -------------------------------------------------------------- */
+
+/* A cache's size as lstopo prints it, in its units' true names: KiB below
+ * 10 MiB, MiB below 10 GiB, rounded to the nearest ("5118 KiB",
+ * "32 MiB"). */
+static void cache_size(char *buf, size_t size, unsigned long long bytes)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) &&
+	       bytes >= 10ULL << (10 * (u + 2)))
+		u++;
+	snprintf(buf, size, "%llu %s", ((bytes >> (10 * (u + 1) - 1)) + 1) >> 1,
+		 units[u]);
+}
+
+/* What a cache serves: "core", "4 cores", "fast core", "2 PUs". */
+struct share {
+	unsigned long long bytes;
+	unsigned n;
+	bool pus;
+	int kind;
+};
+
+static struct share share_of(const struct topology *t, int o)
+{
+	const struct topo_obj *obj = &t->objs[o];
+	struct share sh = { .bytes = obj->cache_bytes, .kind = -2 };
+	int core = t->pu_core[obj->pu_first];
+
+	/* Inside a core (or on a machine without cores), it serves PUs. */
+	sh.pus = t->objs[core].type != TOPO_CORE;
+	for (int a = obj->parent; a != TOPO_NONE; a = t->objs[a].parent)
+		sh.pus |= a == core;
+	for (unsigned i = 0; i < obj->pu_count; i++) {
+		unsigned p = obj->pu_first + i;
+		int k = t->objs[t->pus[p]].kind;
+
+		if (sh.pus || !i || t->pu_core[p] != t->pu_core[p - 1])
+			sh.n++;
+		sh.kind = sh.kind == -2 || sh.kind == k ? k : -1;
+	}
+	if (t->nkinds <= 1)
+		sh.kind = -1;
+	return sh;
+}
+
+/* "1280 KiB per fast core", "2048 KiB per 4 slow cores". */
+static char *share_text(const struct topology *t, const struct share *sh)
+{
+	const char *unit = sh->pus ? "PU" : "core";
+	const char *plural = sh->n > 1 ? "s" : "";
+	char size[32], n[16] = "", kind[24] = "", of[24] = "";
+
+	cache_size(size, sizeof(size), sh->bytes);
+	if (sh->n > 1)
+		snprintf(n, sizeof(n), "%u ", sh->n);
+	if (sh->kind >= 0 && t->nkinds == 2)
+		snprintf(kind, sizeof(kind), "%s ", sh->kind ? "fast" : "slow");
+	else if (sh->kind >= 0)
+		snprintf(of, sizeof(of), " of kind %d", sh->kind);
+	return text("%s per %s%s%s%s%s", size, n, kind, unit, plural, of);
+}
+
+static bool same_share(const struct share *a, const struct share *b)
+{
+	return a->bytes == b->bytes && a->n == b->n && a->pus == b->pus &&
+	       a->kind == b->kind;
+}
+
+/* Append sep (ending in a blank) and item to *s, whose last line starts
+ * at *from; when that line would pass WIDTH, sep less its blank ends it
+ * and item starts the next line, indented. */
+static void cat_wrapped(char **s, size_t *from, const char *sep,
+			const char *item)
+{
+	if (strlen(*s + *from) + strlen(sep) + strlen(item) > WIDTH) {
+		cat(s, "%.*s\n  ", (int)strlen(sep) - 1, sep);
+		*from = strlen(*s) - 2;
+		sep = "";
+	}
+	cat(s, "%s%s", sep, item);
+}
+
+/* The caches without lines of their own (all but L3), one item a level:
+ * each size with what it serves, alike caches told once, a cache of
+ * unknown size left out ("caches: L1d 32 KiB per core, L2 1024 KiB per 2
+ * cores"). */
+static void caches_line(struct map *m)
+{
+	static const struct {
+		enum topo_type type;
+		const char *name;
+	} levels[] = {
+		{ TOPO_L1, "L1d" },
+		{ TOPO_L2, "L2" },
+		{ TOPO_L4, "L4" },
+		{ TOPO_L5, "L5" },
+	};
+	const struct topology *t = m->t;
+	struct share *seen = need(malloc((t->nobjs + 1) * sizeof(*seen)));
+	char *line = text("%s", "caches:");
+	size_t from = 0;
+	bool any = false;
+
+	for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++) {
+		unsigned nseen = 0;
+
+		for (unsigned o = 0; o < t->nobjs; o++) {
+			struct share sh;
+			unsigned k = 0;
+			char *item, *named;
+
+			if (t->objs[o].type != levels[l].type ||
+			    !t->objs[o].cache_bytes || !t->objs[o].pu_count)
+				continue;
+			sh = share_of(t, (int)o);
+			while (k < nseen && !same_share(&seen[k], &sh))
+				k++;
+			if (k < nseen)
+				continue;
+			seen[nseen++] = sh;
+			item = share_text(t, &sh);
+			if (nseen > 1) {
+				cat_wrapped(&line, &from, " or ", item);
+			} else {
+				named = text("%s %s", levels[l].name, item);
+				cat_wrapped(&line, &from, any ? ", " : " ",
+					    named);
+				free(named);
+			}
+			free(item);
+			any = true;
+		}
+	}
+	free(seen);
+	if (any)
+		m->caches = line;
+	else
+		free(line);
+}
+
 /* --- what hangs from an object ------------------------------------------- */
 
 static char *size_text(unsigned long long bytes)
@@ -467,7 +614,7 @@ static int box_of(const struct map *m, int o)
 }
 
 /* The names on o's line: its own, after those of the objects it stands
- * for ("die:0 l3:0"). */
+ * for ("die:0 l3:0"), a cache's with its size ("l3:0 (32 MiB)"). */
 static void line_name(const struct map *m, int o, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -482,6 +629,11 @@ static void line_name(const struct map *m, int o, char *buf, size_t size)
 	}
 	location_name(m->t, o, one, sizeof(one));
 	snprintf(buf + n, size - n, "%s", one);
+	n = strlen(buf);
+	if (m->t->objs[o].cache_bytes) {
+		cache_size(one, sizeof(one), m->t->objs[o].cache_bytes);
+		snprintf(buf + n, size - n, " (%s)", one);
+	}
 }
 
 static void walk(struct map *m)
@@ -493,7 +645,7 @@ static void walk(struct map *m)
 	for (unsigned o = 1; o < t->nobjs; o++) {
 		int box = box_of(m, (int)o);
 		unsigned indent;
-		char loc[64];
+		char loc[160];
 
 		if (is_unit(t, (int)o)) {
 			if (m->nrun && box != m->run_box)
@@ -662,6 +814,8 @@ static void print_map(struct map *m)
 	printf("%u core%s, %u PU%s\n", tree_count(t, TOPO_CORE),
 	       tree_count(t, TOPO_CORE) == 1 ? "" : "s", t->npus,
 	       t->npus == 1 ? "" : "s");
+	if (m->caches)
+		printf("%s\n", m->caches);
 	if (m->legend[0])
 		printf("%s\n", m->legend);
 	for (unsigned i = 0; i < m->nlines; i++) {
@@ -691,7 +845,8 @@ static void print_map(struct map *m)
 
 /* --- --list --json -------------------------------------------------- */
 
-/* Open the JSON object of object o: its "location" and "cpus". */
+/* Open the JSON object of object o: its "location" and "cpus", and a
+ * cache's "cache_bytes" (0 unknown). */
 static void json_object(struct json *j, const struct topology *t, int o)
 {
 	struct cpuset cpus;
@@ -704,6 +859,10 @@ static void json_object(struct json *j, const struct topology *t, int o)
 	cpulist_zero(&cpus);
 	tree_obj_cpus(t, o, &cpus);
 	output_json_set(j, "cpus", &cpus);
+	if (tree_type_is_cache(t->objs[o].type)) {
+		json_key(j, "cache_bytes");
+		json_int(j, (long long)t->objs[o].cache_bytes);
+	}
 }
 
 static void json_map(const struct map *m, const struct policy_plan *plan)
@@ -753,6 +912,17 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 		json_int(&j, t->objs[t->pus[t->objs[o].pu_first]].kind);
 		json_close(&j, '}');
 	}
+	json_close(&j, ']');
+	/* Every cache, L1d first, each level in logical (depth-first)
+	 * order. */
+	json_key(&j, "caches");
+	json_open(&j, '[');
+	for (int type = TOPO_L1; type >= TOPO_L5; type--)
+		for (unsigned o = 1; o < t->nobjs; o++)
+			if (t->objs[o].type == (enum topo_type)type) {
+				json_object(&j, t, (int)o);
+				json_close(&j, '}');
+			}
 	json_close(&j, ']');
 	json_key(&j, "numa");
 	json_open(&j, '[');
@@ -833,6 +1003,7 @@ void list_print(const struct context *ctx, const struct options *o,
 	if (o->json) {
 		json_map(&m, plan);
 	} else {
+		caches_line(&m);
 		walk(&m);
 		footer(&m, plan);
 		print_map(&m);
@@ -840,6 +1011,7 @@ void list_print(const struct context *ctx, const struct options *o,
 	for (unsigned i = 0; i < m.nlines; i++)
 		free(m.lines[i].text);
 	free(m.lines);
+	free(m.caches);
 	free(m.shown);
 	free(m.alias);
 	free(m.merged);

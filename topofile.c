@@ -13,8 +13,8 @@
 #include "topofile.h"
 
 /* Bump when the layout below changes. 3: NUMA memory, kind and
- * distances; I/O devices. */
-#define FORMAT 4
+ * distances; I/O devices. 4: GPU UUIDs. 5: cache sizes. */
+#define FORMAT 5
 static const char magic[8] = { 'p', 'i', 'n', 'r', 'u', 'n', 'T', '\n' };
 
 uint64_t topofile_checksum(const void *buf, size_t len)
@@ -81,6 +81,7 @@ enum topofile_err topofile_encode(const char *key, const struct topology *t,
 		put32(&w, o->os);
 		put32(&w, (uint32_t)o->parent);
 		put32(&w, (uint32_t)o->kind);
+		put64(&w, o->cache_bytes);
 	}
 	put32(&w, t->nnuma);
 	for (unsigned i = 0; i < t->nnuma; i++) {
@@ -175,9 +176,11 @@ static bool read_object(struct reader *rd, struct topology *t, uint32_t i,
 {
 	uint32_t type = get32(rd), depth = get32(rd), os = get32(rd);
 	int32_t parent = (int32_t)get32(rd), kind = (int32_t)get32(rd);
+	uint64_t cache_bytes = get64(rd);
 	int o;
 
 	if (rd->bad || type >= TOPO_NTYPES || type == TOPO_NUMA ||
+	    (cache_bytes && !tree_type_is_cache((enum topo_type)type)) ||
 	    (i == 0) != (parent == TOPO_NONE) ||
 	    (i && (parent < 0 || (uint32_t)parent >= i ||
 		   depth <= t->objs[parent].depth ||
@@ -191,6 +194,7 @@ static bool read_object(struct reader *rd, struct topology *t, uint32_t i,
 		return false;
 	if (kind >= 0)
 		tree_set_kind(t, o, kind);
+	t->objs[o].cache_bytes = cache_bytes;
 	return true;
 }
 

@@ -2,8 +2,8 @@
 /*
  * topology.c: the only user of hwloc. It loads a topology (the running
  * machine, or a saved one for planning) with the same filters as the hwloc
- * tools, copies what the placement rules need into the flat form of
- * topotree.h, and lets hwloc go. It binds nothing and decides nothing.
+ * tools, copies what the placement rules and --list need into the flat
+ * form of topotree.h, and lets hwloc go. It binds nothing and decides nothing.
  *
  * libhwloc is opened here, on first use, not linked: a launch that finds
  * its topology in the cache (or needs none) does not pay the dynamic
@@ -180,6 +180,10 @@ static enum topo_err flatten(struct topology *t, hwloc_obj_t o, int parent)
 
 	if (i < 0)
 		return TOPO_E_NOMEM;
+	/* A cache's size, as lstopo shows it (0 when the source has none;
+	 * an instruction cache, kept as a group, keeps none). */
+	if (tree_type_is_cache(t->objs[i].type))
+		t->objs[i].cache_bytes = o->attr->cache.size;
 	o->userdata = (void *)(long)(i + 1);
 	for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) {
 		enum topo_err e = flatten(t, c, i);

@@ -27,6 +27,11 @@ const char *tree_type_name(enum topo_type type)
 	return type < TOPO_NTYPES ? type_names[type] : "?";
 }
 
+bool tree_type_is_cache(enum topo_type type)
+{
+	return type >= TOPO_L5 && type <= TOPO_L1;
+}
+
 struct topology *tree_new(const char *source)
 {
 	struct topology *t = calloc(1, sizeof(*t));

@@ -70,6 +70,9 @@ struct topo_obj {
 	int next_sibling; /* TOPO_NONE for the last child */
 	unsigned pu_first, pu_count;
 	int kind; /* PUs: CPU kind rank, higher is faster; -1 unknown */
+	unsigned long long cache_bytes; /* a cache's size (L1 to L5, as
+					 * hwloc's attr->cache.size); 0 when
+					 * unknown or not a cache */
 };
 
 /* A NUMA node (hwloc's memory children), in logical order. Its CPUs are
@@ -181,6 +184,9 @@ unsigned tree_pu_os(const struct topology *t, unsigned i);
 void tree_obj_cpus(const struct topology *t, int o, struct cpuset *set);
 /* The level of a type: the first (highest) depth holding it, or -1. */
 int tree_type_depth(const struct topology *t, enum topo_type type);
+/* Whether objects of a type are caches (L1 to L5), which may have a
+ * cache_bytes. */
+bool tree_type_is_cache(enum topo_type type);
 /* The lowercase hwloc name of a type ("package", "l3", "pu"). */
 const char *tree_type_name(enum topo_type type);
 /* How many objects of a type there are (NUMA nodes included). */

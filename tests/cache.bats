@@ -150,6 +150,44 @@ same_as_uncached() {
 	[ "$(cache_state --same-chip)" = hit ]
 }
 
+@test "--list and --list --json are the same from the cache, cache sizes included" {
+	local f
+	for f in "$TOPO"/*.xml "package:2 l3:1 core:2 pu:2"; do
+		same_as_uncached --topology "$f" --list
+		same_as_uncached --topology "$f" --list --json
+	done
+	# The sizes read back from the entry --list stored.
+	f=$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml
+	[ "$(cache_state --topology "$f" --spread)" = hit ]
+	run "$PINRUN" --topology "$f" --list
+	assert_line --index 1 "caches: L1d 32 KiB per core, L2 1024 KiB per core"
+	assert_line "    die:0 l3:0 (32 MiB)  core:0-7  0-7 + 192-199"
+}
+
+@test "a cache file of the format before cache sizes (4) is a miss, and is rebuilt" {
+	local f want
+	want=$(PINRUN_NO_CACHE=1 "$PINRUN" --same-chip --json)
+	"$PINRUN" --hot -n >/dev/null
+	f=$(machine_file)
+	# The version follows the 8-byte magic; the checksum (64-bit FNV-1a
+	# of all before it) ends the file: a well-made format-4 file.
+	python3 - "$f" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+assert struct.unpack_from("<I", b, 8)[0] == 5, "not format 5"
+struct.pack_into("<I", b, 8, 4)
+h = 14695981039346656037
+for c in b[:-8]:
+    h = ((h ^ c) * 1099511628211) % 2**64
+struct.pack_into("<Q", b, len(b) - 8, h)
+open(sys.argv[1], "wb").write(b)
+PY
+	[ "$(cache_state --same-chip)" = "miss, stored" ]
+	[ "$(cache_state --same-chip)" = hit ]
+	run "$PINRUN" --same-chip --json
+	assert_output "$want"
+}
+
 @test "a cache file someone else owns, or can write, is not read" {
 	local f
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root to chown"

@@ -102,9 +102,11 @@ list_marks() {
 
 # Every CPU the core lines of a --list show, one a line (with repeats).
 list_cpus() {
-	# After the objects that share a run's line: "die:0 l3:0  ", "group:3  ".
-	grep -E '^ *(([a-z0-9]+:[0-9]+ )*[a-z0-9]+:[0-9]+  )?(core|pu):[0-9]' |
-		sed -E 's/^ *(([a-z0-9]+:[0-9]+ )*[a-z0-9]+:[0-9]+  )?(core|pu):[0-9-]+  //; s/  (fast|slow|kind [0-9]+)$//; s/ \([0-9]+ per core\)//' |
+	# After the objects that share a run's line, a cache with its size:
+	# "die:0 l3:0 (32 MiB)  ", "group:3  ".
+	local obj='[a-z0-9]+:[0-9]+( \([0-9]+ [KMGT]iB\))?'
+	grep -E "^ *(($obj )*$obj  )?(core|pu):[0-9]" |
+		sed -E "s/^ *(($obj )*$obj  )?(core|pu):[0-9-]+  //; s/  (fast|slow|kind [0-9]+)\$//; s/ \([0-9]+ per core\)//" |
 		tr -d '[]' | sed 's/ + /,/g' | tr ',' '\n' | expand_strides
 }
 

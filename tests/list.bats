@@ -88,15 +88,16 @@ check_map() {
 	assert_line "  pmem0 (block NVDIMM)"
 	assert_line "      5:  80  80  80  80  40  10"
 	run "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --list
-	assert_line --index 1 "cores: 'core:0-17  0-17 + 36-53' means"
-	assert_line --index 2 "  that core:0 has CPUs 0 and 36, core:1 CPUs 1 and 37, and so on"
-	assert_line "    l3:0  core:0-17  0-17 + 36-53"
+	assert_line --index 1 "caches: L1d 32 KiB per core, L2 256 KiB per core"
+	assert_line --index 2 "cores: 'core:0-17  0-17 + 36-53' means"
+	assert_line --index 3 "  that core:0 has CPUs 0 and 36, core:1 CPUs 1 and 37, and so on"
+	assert_line "    l3:0 (45 MiB)  core:0-17  0-17 + 36-53"
 	run "$PINRUN" --topology "$TOPO/2pkg-1numa-intel-e5-2680v3-cpu0-node0-offline-17pu.xml" --list
-	assert_line "  package:0 l3:0  core:0-8  4-20:2"
+	assert_line "  package:0 l3:0 (30 MiB)  core:0-8  4-20:2"
 	assert_line "  offline or disallowed CPUs: 0-3,21-23"
 	run "$PINRUN" --topology "$TOPO/2pkg-2numa-ibm-power8-smt8-20c160pu.xml" --spread=2 --list
-	assert_line "    l3:0  core:0  [0],1,2,3,4,5,6,7"
-	assert_line "    l3:1  core:1  8-15"
+	assert_line "    l3:0 (8192 KiB)  core:0  [0],1,2,3,4,5,6,7"
+	assert_line "    l3:1 (8192 KiB)  core:1  8-15"
 	assert_line "  the placement, marked [ ] above: 0,80"
 }
 
@@ -222,11 +223,12 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 	run "$PINRUN" --topology "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" --list
 	assert_success
 	assert_line --index 0 "XML file: 2 packages, 4 NUMA nodes, 4 L3, 32 groups, 128 cores, 128 PUs"
-	assert_line --index 1 "  package:0  CPUs 0-63"
-	assert_line --index 2 "    l3:0"
-	assert_line --index 3 "      numa:0  node 0, 125.6 GiB, CPUs 0-31"
-	assert_line --index 4 "      group:0  core:0-3  0-3"
-	assert_line --index 5 "      group:1  core:4-7  4-7"
+	assert_line --index 1 "caches: L1d 64 KiB per core, L2 512 KiB per core"
+	assert_line --index 2 "  package:0  CPUs 0-63"
+	assert_line --index 3 "    l3:0 (32 MiB)"
+	assert_line --index 4 "      numa:0  node 0, 125.6 GiB, CPUs 0-31"
+	assert_line --index 5 "      group:0  core:0-3  0-3"
+	assert_line --index 6 "      group:1  core:4-7  4-7"
 	assert_line "      group:31  core:124-127  124-127"
 	[ "$(grep -c '^ *group:[0-9]*  core:' <<<"$output")" -eq 32 ] || fail "$output"
 	# Each cluster is what --cpus group:N names.
@@ -238,12 +240,13 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 	run "$PINRUN" --topology "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml" --list
 	assert_success
 	assert_line --index 0 "XML file: 2 packages, 2 NUMA nodes, 24 L3, 192 cores, 384 PUs"
-	assert_line --index 1 "cores: 'core:0-7  0-7 + 192-199' means"
-	assert_line --index 2 "  that core:0 has CPUs 0 and 192, core:1 CPUs 1 and 193, and so on"
-	assert_line --index 3 "  package:0  CPUs 0-95,192-287"
-	assert_line --index 4 "    numa:0  node 0, CPUs 0-95,192-287"
-	assert_line --index 5 "    die:0 l3:0  core:0-7  0-7 + 192-199"
-	assert_line "    die:23 l3:23  core:184-191  184-191 + 376-383"
+	assert_line --index 1 "caches: L1d 32 KiB per core, L2 1024 KiB per core"
+	assert_line --index 2 "cores: 'core:0-7  0-7 + 192-199' means"
+	assert_line --index 3 "  that core:0 has CPUs 0 and 192, core:1 CPUs 1 and 193, and so on"
+	assert_line --index 4 "  package:0  CPUs 0-95,192-287"
+	assert_line --index 5 "    numa:0  node 0, CPUs 0-95,192-287"
+	assert_line --index 6 "    die:0 l3:0 (32 MiB)  core:0-7  0-7 + 192-199"
+	assert_line "    die:23 l3:23 (32 MiB)  core:184-191  184-191 + 376-383"
 	[ "$(grep -c 'die:' <<<"$output")" -eq 24 ] || fail "$output"
 	[ "$(grep -c 'l3:' <<<"$output")" -eq 24 ] || fail "$output"
 	# --json keeps both objects, the L3 in its die.
@@ -256,11 +259,12 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 	run "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" --list
 	assert_success
 	assert_output "XML file: 1 package, 1 NUMA node, 1 L3, 2 cores, 4 PUs
+caches: L1d 32 KiB per core, L2 256 KiB per core
 cores: 'core:0-1  0,1 + 2,3' means
   that core:0 has CPUs 0 and 2, core:1 CPUs 1 and 3, and so on
   package:0  CPUs 0-3
     numa:0  node 0, 3.9 GiB, CPUs 0-3
-    l3:0  core:0-1  0,1 + 2,3"
+    l3:0 (4096 KiB)  core:0-1  0,1 + 2,3"
 }
 
 @test "--list on this machine: each node's free memory, as sysfs has it" {
@@ -300,4 +304,107 @@ m = json.loads(sys.argv[1])
 print(sorted({(type(c["kind"]).__name__, c["kind"], c["kind_rank"]) for c in m["cores"]}),
       {type(n["kind"]).__name__ for n in m["numa"]})' "$("$PINRUN" --topology "$f" --list --json)"
 	assert_output "[('str', 'fast', 1), ('str', 'slow', 0)] {'str'}"
+}
+
+@test "--list: each cache's size as lstopo has it, KB and MB said KiB and MiB" {
+	local f
+	for f in "$TOPO"/*.xml; do
+		run python3 - "$f" "$("$PINRUN" --topology "$f" --list)" <<'PY'
+import re, subprocess, sys
+f, out = sys.argv[1], sys.argv[2]
+def lstopo(kind):
+    text = subprocess.run(["lstopo-no-graphics", "--input", f, "--only", kind],
+                          capture_output=True, text=True, check=True).stdout
+    return [(int(i), int(n), u) for i, n, u in re.findall(r"L#(\d+) \((\d+)([KMGT])B\)", text)]
+bad = []
+# Each L3 line: "l3:N (SIZE)", as lstopo's "L3 L#N (SIZE)".
+for i, n, u in lstopo("l3cache"):
+    if not re.search(r"(^| )l3:%d \(%d %siB\)" % (i, n, u), out, re.M):
+        bad.append("l3:%d is not %d %sB" % (i, n, u))
+# The caches line: lstopo's sizes of each level, each said once.
+lines = out.split("\n")
+line = lines[1] if lines[1].startswith("caches: ") else ""
+if line.endswith((",", " or")):
+    line += " " + lines[2].strip()
+for name, kind in (("L1d", "l1cache"), ("L2", "l2cache")):
+    want = sorted({"%d %siB" % (n, u) for _, n, u in lstopo(kind)})
+    item = re.search(r"%s (.*?)(, L\d|$)" % name, line)
+    got = sorted(set(re.findall(r"(\d+ [KMGT]iB)", item.group(1)))) if item else []
+    if want != got:
+        bad.append("%s: lstopo has %s, the caches line %s" % (name, want, got))
+print("\n".join(bad))
+PY
+		assert_success
+		[ -z "$output" ] || fail "$(basename "$f"): $output"
+	done
+}
+
+@test "--list: a hybrid's caches by core kind, wrapped to 80 columns" {
+	run "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml" --list
+	assert_success
+	assert_output "XML file: 1 package, 1 NUMA node, 1 L3, 14 cores, 20 PUs
+caches: L1d 48 KiB per fast core or 32 KiB per slow core,
+  L2 1280 KiB per fast core or 2048 KiB per 4 slow cores
+  package:0  CPUs 0-19
+    numa:0  node 0, 31.0 GiB, CPUs 0-19
+    l3:0 (24 MiB)
+      core:0-5  0-11 (2 per core)  fast
+      core:6-13  12-19  slow"
+}
+
+@test "--list: an L2 shared by two cores (KNL, POWER9), an L3 under 10 MiB in KiB" {
+	run "$PINRUN" --topology "$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml" --list
+	assert_line --index 1 "caches: L1d 32 KiB per core, L2 1024 KiB per 2 cores"
+	run "$PINRUN" --topology "$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml" --list
+	assert_line --index 1 "caches: L1d 32 KiB per core, L2 512 KiB per 2 cores"
+	assert_line "    l3:0 (10 MiB)  core:0-1  8-15 (4 per core)"
+	run "$PINRUN" --topology "$TOPO/4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu.xml" --list
+	assert_line --index 1 "caches: L1d 64 KiB per core, L2 512 KiB per core"
+	assert_line --index 3 "    l3:0 (5118 KiB)"
+	assert_line "  package:1 l3:2 (5118 KiB)"
+}
+
+@test "--list: no size where hwloc has none (no caches, or a size of 0)" {
+	local f=$BATS_TEST_TMPDIR/unknown.xml
+	# s390x: hwloc's export has no cache at all.
+	run "$PINRUN" --topology "$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml" --list
+	assert_line --index 0 "XML file: 8 packages, 1 NUMA node, 0 L3, 6 groups, 20 cores, 20 PUs"
+	assert_line --index 1 "  numa:0  node 0, 2.0 GiB, CPUs 0-19"
+	refute_output --partial "caches:"
+	# A cache without cache_size is one of size 0 to hwloc (lstopo says
+	# 0KB): pinrun says nothing, and 0 in --json.
+	sed 's/ cache_size="[0-9]*"//' "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" >"$f"
+	run lstopo-no-graphics --input "$f" --only l3cache
+	assert_output "L3 L#0 (0KB)"
+	run "$PINRUN" --topology "$f" --list
+	assert_success
+	assert_output "XML file: 1 package, 1 NUMA node, 1 L3, 2 cores, 4 PUs
+cores: 'core:0-1  0,1 + 2,3' means
+  that core:0 has CPUs 0 and 2, core:1 CPUs 1 and 3, and so on
+  package:0  CPUs 0-3
+    numa:0  node 0, 3.9 GiB, CPUs 0-3
+    l3:0  core:0-1  0,1 + 2,3"
+	run "$PINRUN" --topology "$f" --list --json
+	run python3 -c 'import json, sys; m = json.loads(sys.argv[1]); print([o.get("cache_bytes") for o in m["objects"]], {c["cache_bytes"] for c in m["caches"]})' "$output"
+	assert_output "[None, 0] {0}"
+}
+
+@test "--list --json: cache_bytes on the cache objects, and every cache" {
+	run "$PINRUN" --topology "$TOPO/2pkg-2numa-amd-epyc9654-zen4-24l3-192c384pu.xml" --list --json
+	assert_success
+	run python3 -c '
+import collections, json, sys
+m = json.loads(sys.argv[1])
+objs = {o["location"]: o for o in m["objects"]}
+print(objs["l3:0"]["cache_bytes"], "cache_bytes" in objs["die:0"], "cache_bytes" in objs["package:0"])
+caches = collections.Counter((c["location"].split(":")[0], c["cache_bytes"]) for c in m["caches"])
+print(sorted(caches.items()))
+print(m["caches"][0], m["caches"][-1]["location"], list(m)[list(m).index("cores") + 1])' "$output"
+	assert_output "33554432 False False
+[(('l1', 32768), 192), (('l2', 1048576), 192), (('l3', 33554432), 24)]
+{'location': 'l1:0', 'cpus': '0,192', 'cache_bytes': 32768} l3:23 caches"
+	# No cache, no entry.
+	run "$PINRUN" --topology "$TOPO/8pkg-1numa-ibm-s390x-drawers-books-20c20pu.xml" --list --json
+	run python3 -c 'import json, sys; print(json.loads(sys.argv[1])["caches"])' "$output"
+	assert_output "[]"
 }

@@ -2,6 +2,7 @@
 /* Unit tests for the two byte formats: topofile.c (the cache file and the
  * loader's answer) and json.c, and the buffer both write into (buf.c). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "buf.h"
 #include "check.h"
@@ -15,14 +16,60 @@ TEST(topofile_round_trip)
 	size_t len;
 
 	tree_set_kind(t, t->pus[0], 1);
+	/* objs[2] is package:0's first L3: a size beyond 32 bits. */
+	t->objs[2].cache_bytes = 5ULL << 32 | 12345;
 	EXPECT(topofile_encode("key", t, &buf, &len) == TOPOFILE_OK);
 	EXPECT(topofile_decode(buf, len, "key", &back) == TOPOFILE_OK);
 	EXPECT(back && back->nobjs == t->nobjs && back->npus == t->npus &&
 	       back->nnuma == t->nnuma);
 	EXPECT(back && cpulist_equal(&back->usable, &t->usable));
 	EXPECT(back && back->objs[back->pus[0]].kind == 1);
+	EXPECT(back && back->objs[2].type == TOPO_L3 &&
+	       back->objs[2].cache_bytes == (5ULL << 32 | 12345));
+	EXPECT(back && back->objs[3].cache_bytes == 0);
 	tree_free(back);
 	free(buf);
+	tree_free(t);
+}
+
+/* A size on an object that is no cache is no topology pinrun wrote. */
+TEST(topofile_refuses_a_size_off_a_cache)
+{
+	struct topology *t = build_machine(1, 1, 2, 1, false), *back = NULL;
+	void *buf;
+	size_t len;
+
+	EXPECT(t->objs[3].type == TOPO_CORE);
+	t->objs[3].cache_bytes = 1;
+	EXPECT(topofile_encode("key", t, &buf, &len) == TOPOFILE_OK);
+	EXPECT(topofile_decode(buf, len, "key", &back) == TOPOFILE_CORRUPT);
+	EXPECT(back == NULL);
+	free(buf);
+	tree_free(t);
+}
+
+/* Another format's bytes are stale, never read as this one's: the version
+ * follows the 8-byte magic, and the checksum ends the bytes. */
+TEST(topofile_another_version_is_stale)
+{
+	struct topology *t = build_machine(1, 1, 2, 1, false), *back = NULL;
+	unsigned char *buf;
+	void *raw;
+	size_t len;
+	uint32_t version;
+	uint64_t sum;
+
+	EXPECT(topofile_encode("key", t, &raw, &len) == TOPOFILE_OK);
+	buf = raw;
+	memcpy(&version, buf + 8, sizeof(version));
+	EXPECT(version == 5);
+	version = 4; /* before cache sizes */
+	memcpy(buf + 8, &version, sizeof(version));
+	sum = topofile_checksum(buf, len - sizeof(sum));
+	memcpy(buf + len - sizeof(sum), &sum, sizeof(sum));
+	EXPECT(topofile_decode(buf, len, "key", &back) == TOPOFILE_STALE);
+	EXPECT(back == NULL);
+	free(raw);
 	tree_free(t);
 }
 
@@ -114,6 +161,8 @@ int main(void)
 	RUN(buf_grows);
 	RUN(topofile_round_trip);
 	RUN(topofile_refuses);
+	RUN(topofile_refuses_a_size_off_a_cache);
+	RUN(topofile_another_version_is_stale);
 	RUN(json_writer);
 	return DONE();
 }
