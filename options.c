@@ -8,7 +8,6 @@
  * --help alike. It plans nothing and reads no topology.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "location.h"
 #include "memory.h"
 #include "message.h"
+#include "num.h"
 #include "options.h"
 #include "pinrun.h"
 #include "suggest.h"
@@ -352,13 +352,8 @@ static unsigned given_flags(const struct options *o)
 /* A decimal number without sign or junk, below limit. */
 static bool parse_number(const char *s, unsigned long limit, unsigned long *out)
 {
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return !*end && !errno && *out < limit;
+	return s &&
+	       num_decimal(s, NUM_TO_NUL, 0, limit - 1, out, NULL) == NUM_OK;
 }
 
 /* A taskset list of indexes ("0,1", "0-3") as a union of locations of
