@@ -191,7 +191,7 @@ static void __attribute__((noreturn)) usage(void)
 		printf("  %-10s%s\n", emit_formats[i].name,
 		       emit_formats[i].help);
 	printf("\nFor more details see pinrun(1).\n");
-	exit(msg_close_stdout(PINRUN_EXIT_OK));
+	exit(PINRUN_EXIT_OK);
 }
 
 /* --- combinations ------------------------------------------------------- */
@@ -1059,7 +1059,7 @@ const struct options *options_parse(int argc, char **argv)
 			usage();
 		case 'V':
 			printf("pinrun %s\n", PINRUN_VERSION);
-			exit(msg_close_stdout(PINRUN_EXIT_OK));
+			exit(PINRUN_EXIT_OK);
 		default:
 			option_error(argv, optind, optopt, longopts);
 		}
