@@ -63,7 +63,7 @@ ALL_LDFLAGS := $(HARDEN_LDFLAGS) $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidmap.o \
 	devices.o memory.o emit.o tell.o launcher.o \
-	slots.o topofile.o json.o buf.o
+	slots.o topofile.o json.o buf.o num.o
 OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
 	errors.o host.o topology.o loader.o cache.o follow.o follow_notify.o \
 	follow_start.o report.o list.o $(PURE_OBJS)

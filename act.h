@@ -5,6 +5,7 @@
 #ifndef PINRUN_ACT_H
 #define PINRUN_ACT_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "context.h"
@@ -29,5 +30,13 @@ void act_tell(const struct tell_result *r);
 
 /* exec the command; 126 or 127 with a message when it cannot be. */
 void act_exec(char **command) __attribute__((noreturn));
+
+/* The one message for a command that could not be exec'd (err is
+ * execvp's errno), then its status: 126 or 127 (pinrun_exec_status). */
+void act_cannot_run(const char *command, int err) __attribute__((noreturn));
+
+/* The one message for a --pid or --tid (tid true) that names no task,
+ * then exit 125. */
+void act_no_process(pid_t id, bool tid) __attribute__((noreturn));
 
 #endif

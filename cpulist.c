@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cpulist.h"
+#include "num.h"
 
 #define WORD_BITS (sizeof(unsigned long) * CHAR_BIT)
 #define NWORDS	  (CPULIST_MAX / WORD_BITS)
@@ -176,20 +177,17 @@ static int fail(struct cpulist_error *err, enum cpulist_err code,
 /* Read a decimal number at *p; 0 when there is no digit there. */
 static int number(const char **p, unsigned long *out, struct cpulist_error *err)
 {
-	unsigned long v = 0;
-	const char *s = *p;
+	size_t n;
 
-	if (!isdigit((unsigned char)*s))
+	switch (num_decimal(*p, NUM_TO_NUL, 0, CPULIST_MAX - 1, out, &n)) {
+	case NUM_E_SYNTAX:
 		return 0;
-	while (isdigit((unsigned char)*s)) {
-		if (v < CPULIST_MAX)
-			v = v * 10 + (unsigned long)(*s - '0');
-		s++;
+	case NUM_E_RANGE:
+		return fail(err, CPULIST_E_TOO_LARGE, *p, *out, 0);
+	case NUM_OK:
+		break;
 	}
-	if (v >= CPULIST_MAX)
-		return fail(err, CPULIST_E_TOO_LARGE, *p, v, 0);
-	*p = s;
-	*out = v;
+	*p += n;
 	return 1;
 }
 
@@ -259,17 +257,6 @@ int cpulist_parse_list(const char *s, struct cpuset *set,
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int cpulist_parse_mask(const char *s, struct cpuset *set,
 		       struct cpulist_error *err)
 {
@@ -288,7 +275,7 @@ int cpulist_parse_mask(const char *s, struct cpuset *set,
 		else if (nwords == 0 && !proc_mask(s) && !bare_hex(s))
 			return fail(err, CPULIST_E_BAD_CHAR, p, 0, 0);
 		while (*p && *p != ',') {
-			if (hexval(*p) < 0)
+			if (num_hex_digit(*p) < 0)
 				return fail(err, CPULIST_E_MASK_BAD_DIGIT, p, 0,
 					    0);
 			p++;
@@ -319,7 +306,8 @@ int cpulist_parse_mask(const char *s, struct cpuset *set,
 		unsigned long base = 32 * (unsigned long)(nwords - 1 - i);
 
 		for (size_t d = 0; d < lens[i]; d++) {
-			unsigned long v = (unsigned long)hexval(words[i][d]);
+			unsigned long v =
+			    (unsigned long)num_hex_digit(words[i][d]);
 			unsigned long bit = base + 4 * (lens[i] - 1 - d);
 
 			for (unsigned b = 0; b < 4; b++) {

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "devices.h"
+#include "num.h"
 
 const char *devices_type_name(enum topo_dev_type type)
 {
@@ -78,7 +79,7 @@ static bool parse_busid(const char *s, char *out, size_t size)
 
 		if (!len || len > 8 || n == 4)
 			return false;
-		sscanf(p, "%lx", &v[n++]);
+		num_hex(p, len, 0, ULONG_MAX, &v[n++], NULL);
 		p += len;
 		if (!sep)
 			break;
@@ -258,16 +259,12 @@ unsigned devices_gpus(const struct topology *t, int *out, unsigned max)
 static int index_after(const char *name, const char *prefix)
 {
 	size_t len = strlen(prefix);
-	int n = 0;
+	unsigned long n;
 
-	if (strncmp(name, prefix, len) || !name[len])
+	if (strncmp(name, prefix, len) ||
+	    num_decimal(name + len, NUM_TO_NUL, 0, INT_MAX, &n, NULL) != NUM_OK)
 		return -1;
-	for (const char *p = name + len; *p; p++) {
-		if (*p < '0' || *p > '9' || n > 100000)
-			return -1;
-		n = n * 10 + (*p - '0');
-	}
-	return n;
+	return (int)n;
 }
 
 void devices_gpu_ids(const struct topology *t, int gpu,

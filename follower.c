@@ -432,11 +432,8 @@ as_parent(const struct options *o, const struct policy_plan *plan,
 			  &whole, o->follow_strict, &st, &status,
 			  &exec_error) < 0)
 		unavailable(o, unavailable_reason(&st), &plan->cpus);
-	if (exec_error) {
-		msg_note("cannot run '%s': %s", msg_input(o->command[0]),
-			 strerror(exec_error));
-		exit(pinrun_exec_status(exec_error));
-	}
+	if (exec_error)
+		act_cannot_run(o->command[0], exec_error);
 	finish(f->report.err != 0, status);
 }
 

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "num.h"
 
 /* The kernel's cpumask is a bitmap of longs, as struct cpuset is. */
 int host_get_affinity(pid_t tid, struct cpuset *set)
@@ -79,6 +80,8 @@ int host_last_cpu(pid_t pid)
 {
 	char path[64], buf[1024], *p;
 	int n, field = 2;
+	unsigned long cpu;
+	size_t len;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if ((n = read_file(path, buf, sizeof(buf))) < 0)
@@ -90,7 +93,10 @@ int host_last_cpu(pid_t pid)
 	while (*p && field < 39)
 		if (*p++ == ' ')
 			field++;
-	return *p ? atoi(p) : -EINVAL;
+	return *p && num_decimal(p, NUM_TO_NUL, 0, INT_MAX, &cpu, &len) ==
+			   NUM_OK
+		   ? (int)cpu
+		   : -EINVAL;
 }
 
 static int read_list(const char *path, struct cpuset *set)
@@ -335,11 +341,14 @@ int host_seccomp_mode(void)
 int host_yama_scope(void)
 {
 	char buf[16];
+	unsigned long scope;
+	size_t len;
 
 	if (read_line("/proc/sys/kernel/yama/ptrace_scope", buf, sizeof(buf)) <
-	    0)
+		0 ||
+	    num_decimal(buf, NUM_TO_NUL, 0, INT_MAX, &scope, &len) != NUM_OK)
 		return -1;
-	return atoi(buf);
+	return (int)scope;
 }
 
 int host_fd_above_stdio(int fd)
@@ -383,7 +392,10 @@ int host_threads(pid_t pid, pid_t **tids, unsigned *n)
 		return r;
 	}
 	while ((e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+		unsigned long tid;
+
+		if (num_decimal(e->d_name, NUM_TO_NUL, 1, INT_MAX, &tid,
+				NULL) != NUM_OK)
 			continue;
 		if (*n == cap) {
 			pid_t *m = realloc(*tids, 2 * cap * sizeof(**tids));
@@ -397,7 +409,7 @@ int host_threads(pid_t pid, pid_t **tids, unsigned *n)
 			*tids = m;
 			cap *= 2;
 		}
-		(*tids)[(*n)++] = (pid_t)atoi(e->d_name);
+		(*tids)[(*n)++] = (pid_t)tid;
 	}
 	closedir(d);
 	return 0;
@@ -429,34 +441,38 @@ int host_status_field(pid_t pid, const char *name, char *buf, size_t size)
 
 long long host_status_number(pid_t pid, const char *name)
 {
-	char value[64], *end;
-	long long v;
+	char value[64];
+	unsigned long v;
+	size_t len;
 	int r = host_status_field(pid, name, value, sizeof(value));
 
 	if (r < 0)
 		return r;
-	errno = 0;
-	v = strtoll(value, &end, 10);
-	return errno || end == value || v < 0 ? -EINVAL : v;
+	/* The number starts the field ("VmRSS:	123 kB"). */
+	if (num_decimal(value, NUM_TO_NUL, 0, LONG_MAX, &v, &len) != NUM_OK)
+		return -EINVAL;
+	return (long long)v;
 }
 
 int host_nspid(pid_t pid, pid_t *ids, unsigned max)
 {
-	char value[256], *p = value, *end;
+	char value[256], *p = value;
 	unsigned n = 0;
 	int r = host_status_field(pid, "NSpid", value, sizeof(value));
 
 	if (r < 0)
 		return r;
 	for (;;) {
-		long v = strtol(p, &end, 10);
+		unsigned long v;
+		size_t len;
 
-		if (end == p)
+		p += strspn(p, " \t");
+		if (num_decimal(p, NUM_TO_NUL, 0, INT_MAX, &v, &len) != NUM_OK)
 			break;
 		if (n < max)
 			ids[n] = (pid_t)v;
 		n++;
-		p = end;
+		p += len;
 	}
 	return n ? (int)n : -EINVAL;
 }
@@ -761,11 +777,11 @@ void host_close_range(unsigned lo, unsigned hi)
 		return;
 	}
 	while ((e = readdir(d))) {
-		char *end;
-		unsigned long fd = strtoul(e->d_name, &end, 10);
+		unsigned long fd;
 
-		if (!*end && end != e->d_name && fd >= lo && fd <= hi &&
-		    (int)fd != dirfd(d))
+		if (num_decimal(e->d_name, NUM_TO_NUL, 0, INT_MAX, &fd, NULL) ==
+			NUM_OK &&
+		    fd >= lo && fd <= hi && (int)fd != dirfd(d))
 			close((int)fd);
 	}
 	closedir(d);

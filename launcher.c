@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "launcher.h"
+#include "num.h"
 #include "policy.h"
 
 static const char *env_get(char *const *envp, const char *name)
@@ -33,28 +34,10 @@ const char *launcher_getenv(char *const *envp, const char *name)
 static bool number(const char *s, size_t len, unsigned long *out,
 		   enum launcher_why *why)
 {
-	unsigned long v = 0;
-	bool big = false;
+	enum num_err r = num_decimal(s, len, 0, LAUNCHER_MAX, out, NULL);
 
-	*why = LAUNCHER_WHY_NUMBER;
-	if (!len)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		unsigned long digit = (unsigned long)(s[i] - '0');
-
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		if (v > (LAUNCHER_MAX - digit) / 10)
-			big = true;
-		else
-			v = v * 10 + digit;
-	}
-	if (big) {
-		*why = LAUNCHER_WHY_TOO_LARGE;
-		return false;
-	}
-	*out = v;
-	return true;
+	*why = r == NUM_E_RANGE ? LAUNCHER_WHY_TOO_LARGE : LAUNCHER_WHY_NUMBER;
+	return r == NUM_OK;
 }
 
 static int fail(struct launcher_error *err, enum launcher_err code,
@@ -391,14 +374,6 @@ static int tasks_here(const char *var, const char *list, unsigned long node,
 	return 0;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* One entry of SLURM_CPU_BIND_LIST, without its "*count": a hex mask
  * ("0x3", "3") for the mask_ types, a number ("5", "0x5") for the map_
  * types. Returns false for anything else or an empty set. */
@@ -414,24 +389,17 @@ static bool bind_entry(const char *s, size_t len, bool map, struct cpuset *set)
 	if (!len)
 		return false;
 	if (map) {
-		unsigned long cpu = 0;
+		unsigned long cpu;
 
-		for (size_t i = 0; i < len; i++) {
-			int v = hex ? hex_digit(s[i])
-				    : (s[i] >= '0' && s[i] <= '9' ? s[i] - '0'
-								  : -1);
-
-			if (v < 0)
-				return false;
-			cpu = cpu * (hex ? 16 : 10) + (unsigned long)v;
-			if (cpu >= CPULIST_MAX)
-				return false;
-		}
+		if ((hex ? num_hex(s, len, 0, CPULIST_MAX - 1, &cpu, NULL)
+			 : num_decimal(s, len, 0, CPULIST_MAX - 1, &cpu,
+				       NULL)) != NUM_OK)
+			return false;
 		cpulist_add(set, (unsigned)cpu);
 		return true;
 	}
 	for (size_t i = 0; i < len; i++) {
-		int v = hex_digit(s[len - 1 - i]);
+		int v = num_hex_digit(s[len - 1 - i]);
 
 		if (v < 0)
 			return false;

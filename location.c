@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "location.h"
+#include "num.h"
 #include "suggest.h"
 
 /* hwloc's index of an object that has none (caches, most groups). */
@@ -133,13 +134,14 @@ static int parse_type(const char *s, size_t len, int *group)
 			return (int)type_names[i].type;
 	if (len >= 2 && (s[0] == 'l' || s[0] == 'L') &&
 	    isdigit((unsigned char)s[1])) {
-		unsigned long level = 0;
-		size_t i = 1;
+		unsigned long level;
+		size_t i;
 
-		while (i < len && isdigit((unsigned char)s[i]) && level < 10)
-			level = level * 10 + (unsigned long)(s[i++] - '0');
+		if (num_decimal(s + 1, len - 1, 1, 5, &level, &i) != NUM_OK)
+			return -1;
+		i++;
 		if (i < len && (s[i] == 'i' || s[i] == 'I')) {
-			if (level < 1 || level > 3)
+			if (level > 3)
 				return -1;
 			i++;
 			return i == len ||
@@ -147,8 +149,6 @@ static int parse_type(const char *s, size_t len, int *group)
 				   ? T_UNSUPPORTED
 				   : -1;
 		}
-		if (level < 1 || level > 5)
-			return -1;
 		if (i < len && strchr("dDuU", s[i]))
 			i++;
 		if (i < len && !type_match(s + i, len - i, "cache", 0))
@@ -156,12 +156,14 @@ static int parse_type(const char *s, size_t len, int *group)
 		return (int)(TOPO_L1 - (level - 1));
 	}
 	if ((n = type_match(s, len, "group", 2))) {
-		if (n < len && isdigit((unsigned char)s[n])) {
-			*group = 0;
-			while (n < len && isdigit((unsigned char)s[n]) &&
-			       *group < 1000)
-				*group = *group * 10 + (s[n++] - '0');
-		}
+		unsigned long g;
+		size_t used;
+
+		/* Digits after the name are a group level (what follows them
+		 * is not read); one past 999 names no machine's. */
+		if (num_decimal(s + n, len - n, 0, 999, &g, &used) !=
+		    NUM_E_SYNTAX)
+			*group = g < 1000 ? (int)g : 1000;
 		return TOPO_GROUP;
 	}
 	return -1;
@@ -243,17 +245,16 @@ static int type_level(const struct topology *t, struct step *st, size_t tlen,
 
 /* --- parsing ---------------------------------------------------------- */
 
-/* A decimal index; an absurd one (more digits than any machine has
- * objects) reads as ULONG_MAX, which the parser refuses. */
+/* A decimal index; an absurd one (more than any machine has objects)
+ * reads as ULONG_MAX, which the parser refuses. */
 static unsigned long index_number(const char **p, const char *end)
 {
-	unsigned long v = 0;
+	unsigned long v = ULONG_MAX;
+	size_t n;
 
-	while (*p < end && isdigit((unsigned char)**p)) {
-		v = v < 1UL << 32 ? v * 10 + (unsigned long)(**p - '0')
-				  : ULONG_MAX;
-		(*p)++;
-	}
+	if (num_decimal(*p, (size_t)(end - *p), 0, UINT_MAX, &v, &n) != NUM_OK)
+		v = ULONG_MAX;
+	*p += n;
 	return v;
 }
 
@@ -842,11 +843,8 @@ static int likwid_domain(const struct topology *t, const char *s, size_t len,
 		return 0;
 	if (len < 2 || !strchr("SDCM", s[0]))
 		return -1;
-	for (size_t i = 1; i < len; i++) {
-		if (!isdigit((unsigned char)s[i]) || k > 100000)
-			return -1;
-		k = k * 10 + (unsigned long)(s[i] - '0');
-	}
+	if (num_decimal(s + 1, len - 1, 0, UINT_MAX, &k, NULL) != NUM_OK)
+		return -1;
 	if (s[0] == 'M') {
 		if (k >= t->nnuma)
 			return -1;
@@ -917,9 +915,13 @@ static bool likwid_part(const struct topology *t, const char *s, size_t len,
 		char *p = colon + 1;
 
 		for (int i = 0; i < 3 && *p; i++) {
-			if (!isdigit((unsigned char)*p))
+			size_t used;
+
+			/* Beyond ULONG_MAX reads as ULONG_MAX. */
+			if (num_decimal(p, NUM_TO_NUL, 0, ULONG_MAX, &v[i],
+					&used) == NUM_E_SYNTAX)
 				goto out;
-			v[i] = strtoul(p, &end, 10);
+			end = p + used;
 			p = *end == ':' && i < 2 ? end + 1 : end;
 			if (*end && *end != ':')
 				goto out;

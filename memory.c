@@ -7,7 +7,6 @@
  * placement's own are is topotree.c's (tree_local_numa); setting a policy
  * is host.c's. Pure: no system calls.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include <strings.h>
 
 #include "memory.h"
+#include "num.h"
 
 int memory_node(const struct topology *t, unsigned os)
 {
@@ -62,15 +62,11 @@ static int fail(struct memory_error *err, enum memory_err code, const char *at,
 }
 
 /* A node number: decimal digits only, as numactl's lists without its
- * C prefixes. */
+ * C prefixes. One too large is still a number (item() words it). */
 static bool number(const char *p, size_t len, unsigned long *out)
 {
-	char *end;
-
-	if (!len || len > 9 || strspn(p, "0123456789") < len)
-		return false;
-	*out = strtoul(p, &end, 10);
-	return true;
+	return num_decimal(p, len, 0, MEMORY_MAX_NODES - 1, out, NULL) !=
+	       NUM_E_SYNTAX;
 }
 
 /* A kind: a word, as hwloc's subtypes are ("GPUMemory", "CXL-DRAM"),

@@ -2,14 +2,18 @@
 /*
  * message.c: how pinrun speaks on stderr and ends. One format for every
  * message, one place that escapes what the user typed before it is echoed,
- * and the check that stdout's text arrived. What a module's error code
- * means in words is errors.c's business, not this file's.
+ * and the check, at exit, that stdout's text arrived and stderr's did.
+ * What a module's error code means in words is errors.c's business, not
+ * this file's.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "message.h"
 #include "pinrun.h"
@@ -52,11 +56,56 @@ void msg_note(const char *fmt, ...)
 	va_end(ap);
 }
 
-int msg_close_stdout(int status)
+/* The process whose streams these are: a forked child that calls exit
+ * (the tracer's helper, the command's child under --wait-all) holds a
+ * copy of pinrun's buffers, not its output. */
+static pid_t streams_owner;
+
+/* util-linux's flush_standard_stream (include/closestream.h): flush, then
+ * close a duplicate of the descriptor, so that an error the kernel keeps
+ * for the close (NFS) shows while the descriptor itself stays open for
+ * what writes after the handlers (a sanitizer's report). 0, or EOF with
+ * errno saying why (0 when only an earlier write knows). A stream closed
+ * from the start (>&-) with nothing to write is no error. */
+static int flush_stream(FILE *f)
 {
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
-		msg_die("write error: %s", strerror(errno ? errno : EIO));
-	return status;
+	bool pending = __fpending(f) != 0, failed = ferror(f) != 0;
+	int fd;
+
+	errno = 0;
+	/* Flushed even after a failure: errno comes from a fresh write. */
+	if (fflush(f) != 0 || failed)
+		goto error;
+	if ((fd = fileno(f)) < 0 || (fd = dup(fd)) < 0 || close(fd) != 0)
+		goto error;
+	return 0;
+error:
+	return errno == EBADF && !pending && !failed ? 0 : EOF;
+}
+
+/* atexit's: what went to stdout must have arrived, or pinrun fails
+ * (125) with one line, whatever it was about to exit with; a reader that
+ * went away (EPIPE, with SIGPIPE ignored) is no failure, as in util-linux;
+ * a stderr that failed fails pinrun silently. */
+static void close_streams(void)
+{
+	if (getpid() != streams_owner)
+		return;
+	if (flush_stream(stdout) != 0 && errno != EPIPE) {
+		if (errno)
+			msg_note("write error: %s", strerror(errno));
+		else
+			msg_note("write error");
+		_exit(PINRUN_EXIT_FAILURE);
+	}
+	if (flush_stream(stderr) != 0)
+		_exit(PINRUN_EXIT_FAILURE);
+}
+
+void msg_check_streams_at_exit(void)
+{
+	streams_owner = getpid();
+	atexit(close_streams);
 }
 
 /* The longest input echoed whole; a longer one keeps its head and ends in

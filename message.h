@@ -19,9 +19,11 @@ void msg_usage(const char *fmt, ...)
 /* A message, and go on. */
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Flush stdout and fail (exit 125) if what went there did not arrive
- * (pinrun --help >/dev/full); else return status. */
-int msg_close_stdout(int status);
+/* Called once, first thing in main: at every exit of pinrun's own (not
+ * an exec, nor a forked child's exit or _exit), flush stdout and fail
+ * with "write error" and 125 if what went there did not arrive (pinrun
+ * --help >/dev/full); fail (125) without a word if stderr did. */
+void msg_check_streams_at_exit(void);
 
 /* Text to echo the user's input in a message: control characters escaped
  * (a newline cannot split the line) and a long value cut with an ellipsis.

@@ -9,7 +9,6 @@
  * reads no topology.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include "location.h"
 #include "memory.h"
 #include "message.h"
+#include "num.h"
 #include "options.h"
 #include "pinrun.h"
 #include "suggest.h"
@@ -190,7 +190,7 @@ static void __attribute__((noreturn)) usage(void)
 		printf("  %-10s%s\n", emit_formats[i].name,
 		       emit_formats[i].help);
 	printf("\nFor more details see pinrun(1).\n");
-	exit(msg_close_stdout(PINRUN_EXIT_OK));
+	exit(PINRUN_EXIT_OK);
 }
 
 /* --- combinations ------------------------------------------------------- */
@@ -378,13 +378,8 @@ static unsigned given_flags(const struct options *o)
 /* A decimal number without sign or junk, below limit. */
 static bool parse_number(const char *s, unsigned long limit, unsigned long *out)
 {
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return !*end && !errno && *out < limit;
+	return s &&
+	       num_decimal(s, NUM_TO_NUL, 0, limit - 1, out, NULL) == NUM_OK;
 }
 
 /* A taskset list of indexes ("0,1", "0-3") as a union of locations of
@@ -1088,7 +1083,7 @@ const struct options *options_parse(int argc, char **argv)
 			usage();
 		case 'V':
 			printf("pinrun %s\n", PINRUN_VERSION);
-			exit(msg_close_stdout(PINRUN_EXIT_OK));
+			exit(PINRUN_EXIT_OK);
 		default:
 			option_error(argv, optind, optopt, longopts);
 		}

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "act.h"
 #include "devices.h"
 #include "emit.h"
 #include "errors.h"
@@ -777,7 +778,7 @@ void output_show(const struct options *o, const struct topology *t)
 
 	if ((r = host_get_affinity(pid, &cpus)) < 0) {
 		if (r == -ESRCH)
-			msg_die("no process with pid %d", (int)pid);
+			act_no_process(pid, false);
 		msg_die("cannot read the affinity of pid %d: %s", (int)pid,
 			strerror(-r));
 	}

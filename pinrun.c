@@ -79,11 +79,13 @@ loaded:
 int main(int argc, char **argv)
 {
 	struct context ctx = { .t_start = context_now_ms() };
-	const struct options *o = options_parse(argc, argv);
+	const struct options *o;
 	struct policy_plan plan;
 	struct topology *t;
 	struct cpuset cpus;
 
+	msg_check_streams_at_exit();
+	o = options_parse(argc, argv);
 	if (context_plain_cpus(o, &cpus)) {
 		act_bind(0, &cpus);
 		act_exec(o->command);
@@ -92,13 +94,13 @@ int main(int argc, char **argv)
 	if (o->show) {
 		output_show(o, t);
 		tree_free(t);
-		return msg_close_stdout(PINRUN_EXIT_OK);
+		return PINRUN_EXIT_OK;
 	}
 	context_fill(&ctx, o, t);
 	if (o->list && ctx.req.kind == POLICY_NONE) {
 		list_print(&ctx, o, NULL);
 		tree_free(t);
-		return msg_close_stdout(PINRUN_EXIT_OK);
+		return PINRUN_EXIT_OK;
 	}
 	context_plan(&ctx, o, &plan);
 	if (o->explain)
@@ -136,5 +138,5 @@ int main(int argc, char **argv)
 	tree_free(t);
 	policy_plan_free(&plan);
 	tell_free(&ctx.tell);
-	return msg_close_stdout(PINRUN_EXIT_OK);
+	return PINRUN_EXIT_OK;
 }

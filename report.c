@@ -98,6 +98,8 @@ void report_unplaced(struct report *r, pid_t pid)
 		p->cpus = NULL;
 }
 
+static void fail(struct report *r, int err);
+
 void report_exec(struct report *r, pid_t pid, const char *program)
 {
 	struct report_proc *p = tidmap_find(&r->procs, pid);
@@ -105,7 +107,8 @@ void report_exec(struct report *r, pid_t pid, const char *program)
 	if (!p)
 		return;
 	free(p->program);
-	p->program = strdup(program);
+	if (!(p->program = strdup(program)))
+		fail(r, ENOMEM); /* the line would lack its program */
 }
 
 void report_moved(struct report *r, pid_t pid, const char *cpus)

@@ -4,7 +4,6 @@
  * bookkeeping behind it. Pure: it knows task ids and slot numbers, not
  * ptrace and not policies (follower.c gives it the slots policy.c made).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +42,7 @@ int slots_init(struct slots *s, const struct policy_plan *plan)
 	s->load = calloc(n + 1, sizeof(*s->load));
 	s->given = calloc(n + 1, sizeof(*s->given));
 	if (!s->masks || !s->text || !s->load || !s->given)
-		return -ENOMEM;
+		return -1;
 	for (unsigned i = 0; i <= n; i++) {
 		struct cpuset set;
 
@@ -54,7 +53,7 @@ int slots_init(struct slots *s, const struct policy_plan *plan)
 		}
 		memcpy(s->masks + (size_t)i * words, set.w, s->mask_bytes);
 		if (!(s->text[i] = cpulist_str(&set)))
-			return -ENOMEM;
+			return -1;
 	}
 	s->last = n - 1; /* so the first least-loaded choice is slot 0 */
 	return 0;
@@ -76,7 +75,7 @@ static int record(struct slots *s, pid_t tid, unsigned slot, pid_t parent)
 	struct slot_task *t = tidmap_insert(&s->tasks, tid);
 
 	if (!t)
-		return -ENOMEM;
+		return -1;
 	t->slot = slot;
 	t->parent = parent;
 	s->load[slot]++;
@@ -134,7 +133,7 @@ int slots_whole(struct slots *s, pid_t tid)
 	if (tidmap_find(&s->tasks, tid))
 		slots_gone(s, tid);
 	if (!(t = tidmap_insert(&s->tasks, tid)))
-		return -ENOMEM;
+		return -1;
 	t->slot = s->n;
 	t->parent = 0;
 	s->given[s->n]++;

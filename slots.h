@@ -23,12 +23,13 @@ struct slots {
 	struct tidmap tasks;  /* tid -> struct slot_task */
 };
 
-/* The slots of a plan, in its order. Returns 0 or -ENOMEM. */
+/* The slots of a plan, in its order. Returns 0, or -1 when out of memory. */
 int slots_init(struct slots *s, const struct policy_plan *plan);
 void slots_free(struct slots *s);
 
 /* Choose a slot for a new task and record it there. parent is the task
- * that created it (0 when unknown). Returns the slot, or -ENOMEM.
+ * that created it (0 when unknown). Returns the slot, or -1 when out of
+ * memory.
  *
  * The rule: a new process goes to its parent's slot while the parent has
  * no other live child there, because a parent most often waits for its
@@ -44,7 +45,7 @@ int slots_place(struct slots *s, pid_t tid, pid_t parent, bool thread);
 
 /* Record the command on the whole placement (slot n), as a plain run has
  * it: it counts as load on no slot, held, running or exited. Returns n or
- * -ENOMEM. */
+ * -1 when out of memory. */
 int slots_whole(struct slots *s, pid_t tid);
 
 /* The slot tid was given (n: the whole placement), or -1 if none. */

@@ -51,6 +51,44 @@ load test_helper
 	assert_output "pinrun: write error: No space left on device"
 }
 
+@test "a failed write of the JSON is an error (--json >/dev/full)" {
+	[ -w /dev/full ] || skip_unless_works "no /dev/full"
+	run bash -c '"$PINRUN" --hot --json --topology "$1" >/dev/full' _ "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml"
+	assert_failure 125
+	assert_output "pinrun: write error: No space left on device"
+}
+
+@test "a stdout closed from the start is a write error (-V >&-)" {
+	run bash -c '"$PINRUN" -V >&-'
+	assert_failure 125
+	assert_output "pinrun: write error: Bad file descriptor"
+}
+
+@test "a failed write to stderr fails pinrun, without a word (--explain 2>/dev/full)" {
+	[ -w /dev/full ] || skip_unless_works "no /dev/full"
+	run --separate-stderr bash -c '"$PINRUN" --cpus 1 --explain -n --topology "$1" 2>/dev/full' _ "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml"
+	assert_failure 125
+	assert_output "1"
+	[ -z "$stderr" ]
+	# Nothing for stderr, nothing to fail.
+	run bash -c '"$PINRUN" --cpus 1 -n --topology "$1" 2>/dev/full' _ "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml"
+	assert_success
+	assert_output "1"
+}
+
+@test "a reader gone, with SIGPIPE ignored, is no error (EPIPE, as util-linux has it)" {
+	# A pipe whose reader is closed before pinrun writes.
+	run --separate-stderr python3 -c '
+import os, signal, subprocess, sys
+signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+r, w = os.pipe()
+os.close(r)
+sys.exit(subprocess.run(sys.argv[1:], stdout=w, restore_signals=False).returncode)' \
+		"$PINRUN" --list --topology "$TOPO/24pkg-24numa-intel-e5-4640-smt2-192c384pu.xml"
+	assert_success
+	[ -z "$stderr" ]
+}
+
 @test "no argument at all is a usage error" {
 	bad_usage "no policy given: use one of --hot, --same-chip, --same-numa, --same-cache, --spread or --cpus"
 }

@@ -154,6 +154,7 @@ mem_of() {
 	bad_usage "invalid --mem value 'bind:3-1': range 3-1 is reversed" --hot --mem=bind:3-1 -- true
 	bad_usage "invalid --mem value 'bind:0,': empty item" --hot --mem=bind:0, -- true
 	bad_usage "invalid --mem value 'bind:1024': node 1024 is too large (the limit is 1023)" --hot --mem=bind:1024 -- true
+	bad_usage "invalid --mem value 'bind:12345678901': node 12345678901 is too large (the limit is 1023)" --hot --mem=bind:12345678901 -- true
 	bad_usage "invalid --mem value 'bind:0x1': '0x1' is not a node number, a range or a node kind" --hot --mem=bind:0x1 -- true
 	bad_usage "invalid --mem value 'bind:a\\x0ab': 'a\\x0ab' is not a node number, a range or a node kind" --hot --mem="$(printf 'bind:a\nb')" -- true
 	bad_usage "--mem given twice" --hot --mem=bind --mem=local -- true

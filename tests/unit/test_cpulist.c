@@ -106,6 +106,20 @@ TEST(list_errors)
 	EXPECT(list_error("0-99999999999999999999") == CPULIST_E_TOO_LARGE);
 }
 
+TEST(list_too_large_value)
+{
+	struct cpuset set;
+	struct cpulist_error e;
+	const char *s = "0,8192-9000";
+
+	/* The number as written, and where it starts. */
+	EXPECT(cpulist_parse_list(s, &set, &e) < 0 &&
+	       e.code == CPULIST_E_TOO_LARGE && e.value == 8192 &&
+	       e.at == s + 2);
+	EXPECT(cpulist_parse_list("8191", &set, &e) == 0);
+	EXPECT_SET(&set, "8191");
+}
+
 TEST(list_error_details)
 {
 	struct cpuset s;
@@ -247,6 +261,7 @@ int main(void)
 	RUN(set_operations);
 	RUN(list_valid);
 	RUN(list_errors);
+	RUN(list_too_large_value);
 	RUN(list_error_details);
 	RUN(mask_valid);
 	RUN(mask_errors);

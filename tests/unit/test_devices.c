@@ -232,6 +232,11 @@ TEST(memory_lists)
 	       e.code == MEMORY_E_ITEM);
 	EXPECT(memory_parse(t, "1024", &nodes, &e) < 0 &&
 	       e.code == MEMORY_E_TOO_LARGE);
+	/* A number of any length is a number, too large. */
+	EXPECT(memory_parse(t, "12345678901", &nodes, &e) < 0 &&
+	       e.code == MEMORY_E_TOO_LARGE);
+	EXPECT(memory_parse(t, "0-99999999999999999999", &nodes, &e) < 0 &&
+	       e.code == MEMORY_E_TOO_LARGE);
 	/* Without a topology only the form counts. */
 	EXPECT(memory_parse(NULL, "7,mcdram", &nodes, &e) == 0);
 	EXPECT(memory_parse(NULL, "7;", &nodes, &e) < 0 &&

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The one reader of numbers in text: unsigned decimal or hex digits, in a
+ * range the caller gives, with a code the caller words (with that range).
+ * Every option, variable and /proc field pinrun reads as a number goes
+ * through here. Pure: no I/O. */
+#ifndef PINRUN_NUM_H
+#define PINRUN_NUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* For len: read up to the string's NUL. */
+#define NUM_TO_NUL SIZE_MAX
+
+enum num_err {
+	NUM_OK = 0,
+	NUM_E_SYNTAX, /* no digit first, or (used NULL) anything after them */
+	NUM_E_RANGE,  /* digits, but a value outside min..max */
+};
+
+/* Read the unsigned decimal number at s: digits only, no sign, space or
+ * base prefix, within s[0..len) and before any NUL. With used NULL the
+ * digits must be all of it; else they are the number's start, and *used
+ * is how many there are (all of them, also for NUM_E_RANGE). *out is the
+ * value for NUM_OK and NUM_E_RANGE (ULONG_MAX when it is beyond that),
+ * untouched for NUM_E_SYNTAX. */
+enum num_err num_decimal(const char *s, size_t len, unsigned long min,
+			 unsigned long max, unsigned long *out, size_t *used);
+/* The same in hex digits (0-9, a-f, A-F; the caller takes off any 0x). */
+enum num_err num_hex(const char *s, size_t len, unsigned long min,
+		     unsigned long max, unsigned long *out, size_t *used);
+/* The value of one hex digit, or -1. */
+int num_hex_digit(char c);
+
+#endif
