@@ -729,9 +729,19 @@ static void rang(struct tracer *tr)
  * the command, and interrupts them. */
 static void start_detaching(struct tracer *tr)
 {
+	unsigned pending = 0;
 	pid_t tid;
 
-	tr->ops->finished(tr->ops->ctx, tr->processes, count(tr, traced));
+	/* Processes made just before the command ended, whose first stop
+	 * is still to come, are followed and still running too. */
+	for (size_t i = 0;
+	     (i = tidmap_next(&tr->tasks, i, &tid)) != (size_t)-1;) {
+		const struct task *t = tidmap_find(&tr->tasks, tid);
+
+		pending += (t->state == TS_ANNOUNCED && t->forked) ||
+			   t->state == TS_PARKED;
+	}
+	tr->ops->finished(tr->ops->ctx, tr->processes + pending, pending);
 	if (tr->helper && tr->l.nnp && tr->ops->nnp_kept) {
 		unsigned survivors = 0;
 

@@ -47,9 +47,11 @@ struct follow_ops {
 	 * or NULL). */
 	void (*released)(void *ctx, pid_t tid, enum follow_why why,
 			 const char *program);
-	/* The command ended or was let go; survivors (the tasks still
-	 * followed) are let go next. */
-	void (*finished)(void *ctx, unsigned processes, unsigned survivors);
+	/* The command ended or was let go; the tasks still followed are let
+	 * go next. processes: how many were followed in all; pending: how
+	 * many of them its parent made but whose first stop has not come
+	 * (never placed: place gives them the whole placement then). */
+	void (*finished)(void *ctx, unsigned processes, unsigned pending);
 	/* A process of the tree asks for a seccomp listener of its own,
 	 * which the kernel refuses (EBUSY) under pinrun's filter; program:
 	 * what it runs, or NULL. May be NULL (nothing is said). */

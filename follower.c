@@ -279,14 +279,13 @@ static unsigned widen_survivors(struct follower *f)
 	return processes;
 }
 
-static void on_finished(void *ctx, unsigned processes, unsigned survivors)
+static void on_finished(void *ctx, unsigned processes, unsigned pending)
 {
 	struct follower *f = ctx;
 	char counts[4096] = "";
 	size_t len = 0;
-	unsigned let_go = widen_survivors(f);
+	unsigned let_go = widen_survivors(f) + pending;
 
-	(void)survivors;
 	if (let_go && !f->command_gone && !f->o->wait_all)
 		msg_note("note: %u process%s still running when the command "
 			 "ended, let go on CPUs %s (the whole placement); "
