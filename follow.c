@@ -666,6 +666,18 @@ static void attach_asked(struct tracer *tr, const struct seccomp_notif *req)
 	struct waiting w = { .id = req->id };
 	pid_t tracee, tracer;
 
+	if (req->data.nr == __NR_sched_getaffinity) {
+		const void *mask =
+		    tr->ops->affinity
+			? tr->ops->affinity(tr->ops->ctx, (pid_t)req->pid)
+			: NULL;
+
+		if (mask)
+			listener_tell(&tr->l, mask, tr->ops->mask_bytes);
+		else
+			listener_answer(&tr->l, req->id);
+		return;
+	}
 	if (req->data.nr == __NR_seccomp) {
 		char exe[64], program[PATH_MAX];
 		ssize_t n;

@@ -56,6 +56,11 @@ struct follow_ops {
 	 * which the kernel refuses (EBUSY) under pinrun's filter; program:
 	 * what it runs, or NULL. May be NULL (nothing is said). */
 	void (*own_listener)(void *ctx, pid_t tid, const char *program);
+	/* A task of the tree asks for its own affinity (sched_getaffinity,
+	 * pid 0 or its own id; asked only when follow_start's
+	 * tell_affinity set the filter on): return the mask (mask_bytes long)
+	 * to tell it, or NULL for the kernel's answer. May be NULL. */
+	const void *(*affinity)(void *ctx, pid_t tid);
 	/* At the end: processes processes still running are let go, and keep
 	 * the no_new_privs the filter needed. May be NULL. */
 	void (*nnp_kept)(void *ctx, unsigned processes);
@@ -102,6 +107,9 @@ struct follow_start {
 	int sock;		   /* in the helper: the filter comes there */
 	bool waiter; /* --wait-all, in pinrun: the command is its child */
 	int word;    /* the waiter's pipe from the helper, or -1 */
+	/* The filter also hands each sched_getaffinity of the tree to the
+	 * tracer (follow_ops.affinity answers it). */
+	bool tell_affinity;
 };
 
 /* Whether a program that gains privileges at exec (host_exec_gain) keeps
@@ -121,8 +129,10 @@ enum follow_why follow_why_of_gain(enum host_gain gain);
  * the helper with in_tracer true (it must call follow_run then exit).
  * Returns -1 in the caller when ptrace cannot be used (why says so); the
  * caller is then not traced. hot_cpu >= 0 pins the helper there (a stop
- * costs several times less on the same core). */
-int follow_start(struct follow_start *st, int hot_cpu, bool wait_all);
+ * costs several times less on the same core). tell_affinity: the filter
+ * also hands the tree's sched_getaffinity calls to the tracer. */
+int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
+		 bool tell_affinity);
 
 /* With wait_all, follow_start returns 0 a third time: in pinrun (waiter
  * true), which stays the command's parent (the command, st->command, is a

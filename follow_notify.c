@@ -30,6 +30,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,8 +132,10 @@ static void here(struct bpf *b, enum label l)
  * listener, and so does a seccomp(SECCOMP_SET_MODE_FILTER) asking for a
  * listener of its own (which the kernel refuses, EBUSY, under a filter
  * with one: the tracer says so); every other call, ptrace's other
- * requests included, goes on after a few comparisons. */
-static void build_filter(struct bpf *b)
+ * requests included, goes on after a few comparisons. With affinity,
+ * sched_getaffinity notifies too: the tracer may tell the task another
+ * answer (listener_tell). */
+static void build_filter(struct bpf *b, bool affinity)
 {
 	b->n = 0;
 	LOAD(b, offsetof(struct seccomp_data, arch));
@@ -147,7 +151,9 @@ static void build_filter(struct bpf *b)
 #ifdef X32_PTRACE
 	JEQ(b, X32_PTRACE, L_ARGS, L_NEXT);
 #endif
-	JEQ(b, __NR_seccomp, L_SECCOMP, L_ALLOW);
+	JEQ(b, __NR_seccomp, L_SECCOMP, affinity ? L_NEXT : L_ALLOW);
+	if (affinity) /* (32-bit programs are told the kernel's answer) */
+		JEQ(b, __NR_sched_getaffinity, L_NOTIFY, L_ALLOW);
 #ifdef COMPAT_ARCH
 	here(b, L_COMPAT);
 	LOAD(b, offsetof(struct seccomp_data, nr));
@@ -187,7 +193,7 @@ static void build_filter(struct bpf *b)
  * listener, or a negative errno; *nnp when no_new_privs had to be set: a
  * filter needs it without CAP_SYS_ADMIN. SPEC_ALLOW leaves the program's
  * speculation mitigations as they were (a filter would force some on). */
-static int install_filter(bool *nnp)
+static int install_filter(bool *nnp, bool affinity)
 {
 #ifdef NATIVE_ARCH
 	struct bpf b;
@@ -201,7 +207,7 @@ static int install_filter(bool *nnp)
 	 * know when to stop answering. */
 	if (!host_kernel_at_least(5, 8) || UNDER_VALGRIND())
 		return -ENOSYS;
-	build_filter(&b);
+	build_filter(&b, affinity);
 	prog.len = (unsigned short)b.n;
 	prog.filter = b.code;
 	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
@@ -214,6 +220,7 @@ static int install_filter(bool *nnp)
 	}
 	return fd < 0 ? -errno : fd;
 #else
+	(void)affinity;
 	*nnp = false;
 	return -ENOSYS;
 #endif
@@ -245,7 +252,7 @@ void notify_offer(int sock, struct follow_start *st)
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	fd = install_filter(&nnp);
+	fd = install_filter(&nnp, st->tell_affinity);
 	st->notify = fd == -NESTED_ERRNO ? FOLLOW_NOTIFY_OUTER
 		     : fd < 0		 ? FOLLOW_NOTIFY_OFF
 		     : nnp		 ? FOLLOW_NOTIFY_NNP
@@ -336,6 +343,48 @@ void listener_refuse(struct listener *l, unsigned long long id, int err)
 	memset(l->resp, 0, l->resp_size);
 	l->resp->id = id;
 	l->resp->error = -err;
+	ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, l->resp);
+}
+
+/* The kernel's answer to the caller's sched_getaffinity, with mask in
+ * place of the affinity: the length is what the kernel gives for that
+ * size of buffer (asked here, in the same kernel), and so is any error. */
+void listener_tell(struct listener *l, const void *mask, size_t mask_bytes)
+{
+	const struct seccomp_notif *req = l->req;
+	/* A mask as long as NR_CPUS allows, at most. */
+	unsigned char buf[8192];
+	size_t len = req->data.args[1] < sizeof(buf) ? (size_t)req->data.args[1]
+						     : sizeof(buf);
+	struct iovec here = { buf, 0 }, there;
+	long n;
+
+	if ((pid_t)req->data.args[0] != 0 &&
+	    (pid_t)req->data.args[0] != (pid_t)req->pid) {
+		listener_answer(l, req->id); /* another task's: the truth */
+		return;
+	}
+	n = syscall(SYS_sched_getaffinity, 0, len, buf);
+	if (n <= 0) {
+		listener_answer(l, req->id); /* the kernel's error */
+		return;
+	}
+	memset(buf, 0, (size_t)n);
+	memcpy(buf, mask, mask_bytes < (size_t)n ? mask_bytes : (size_t)n);
+	here.iov_len = (size_t)n;
+	there.iov_base = (void *)(uintptr_t)req->data.args[2];
+	there.iov_len = (size_t)n;
+	/* The id is checked first: the task may have been interrupted, or
+	 * be gone and its id reused. A buffer that cannot be written is the
+	 * kernel's to refuse (EFAULT). */
+	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0 ||
+	    process_vm_writev((pid_t)req->pid, &here, 1, &there, 1, 0) != n) {
+		listener_answer(l, req->id);
+		return;
+	}
+	memset(l->resp, 0, l->resp_size);
+	l->resp->id = req->id;
+	l->resp->val = n;
 	ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, l->resp);
 }
 
@@ -447,6 +496,10 @@ static void answer_alone(struct listener *l)
 	const struct seccomp_notif *req = l->req;
 	pid_t ids[2], tracee, tracer;
 
+	if (req->data.nr == __NR_sched_getaffinity) {
+		listener_answer(l, req->id); /* let go: the truth */
+		return;
+	}
 	if (req->data.nr == __NR_seccomp) {
 		if (listener_is_self(l, (pid_t)req->pid)) {
 			listener_refuse(l, req->id, NESTED_ERRNO);

@@ -48,6 +48,9 @@ bool listener_next(struct listener *l);
 void listener_answer(struct listener *l, unsigned long long id);
 /* Fail the call id with errno err, without making it. */
 void listener_refuse(struct listener *l, unsigned long long id, int err);
+/* Answer a sched_getaffinity (l->req) as the kernel would, but with mask
+ * (mask_bytes long) for the affinity; another task's is not changed. */
+void listener_tell(struct listener *l, const void *mask, size_t mask_bytes);
 void listener_close(struct listener *l);
 
 /* The bell: a child of the tracer that exits when an attach waits, or

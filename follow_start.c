@@ -95,7 +95,8 @@ fail:
 	return -1;
 }
 
-int follow_start(struct follow_start *st, int hot_cpu, bool wait_all)
+int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
+		 bool tell_affinity)
 {
 	int down[2], up[2], err = 0;
 	pid_t me = getpid(), mid, helper = 0;
@@ -106,6 +107,7 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all)
 	st->command = me;
 	st->sock = -1;
 	st->word = -1;
+	st->tell_affinity = tell_affinity;
 	if ((tracer = host_status_number(me, "TracerPid")) > 0) {
 		st->tracer = (pid_t)tracer;
 		st->why = FOLLOW_TRACED;
@@ -283,6 +285,7 @@ int follow_parent(const struct follow_ops *ops, char **command,
 	memset(st, 0, sizeof(*st));
 	st->sock = -1;
 	st->word = -1;
+	st->tell_affinity = ops->affinity != NULL;
 	*exec_error = 0;
 	*status = 0;
 	if ((child = fork_piped(gate, err, st)) < 0)

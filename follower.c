@@ -96,6 +96,24 @@ static void thread_unplaced(struct follower *f, pid_t tid)
 		 tgid, msg_input(comm), f->slots.text[slot]);
 }
 
+/* With --threads, a task on its slot that asks for its own affinity is
+ * told the whole placement, as a plain run would tell it: it sizes
+ * itself to that (nproc, Java's availableProcessors, libgomp, xz -T0),
+ * and --threads places each thread it makes. One that moved itself off
+ * its slot is told the truth. */
+static const void *on_affinity(void *ctx, pid_t tid)
+{
+	struct follower *f = ctx;
+	int slot = slots_slot_of(&f->slots, tid);
+	struct cpuset now;
+
+	if (slot < 0 || (unsigned)slot >= f->slots.n ||
+	    host_get_affinity(tid, &now) != 0 ||
+	    !on_slot(f, &now, (unsigned)slot))
+		return NULL;
+	return slots_mask(&f->slots, f->slots.n);
+}
+
 static const void *on_place(void *ctx, pid_t tid, pid_t parent, bool thread)
 {
 	struct follower *f = ctx;
@@ -485,6 +503,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	ops.keep_fd = fd;
 	ops.mask_bytes = f.slots.mask_bytes;
 	ops.threads = true; /* on_place answers for threads without --threads */
+	ops.affinity = o->threads ? on_affinity : NULL;
 	ops.wait_all = o->wait_all;
 	ops.want_detail = o->report != NULL;
 	if (stat("/proc/self/exe", &self) == 0) {
@@ -498,7 +517,8 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	 * with its tracee than when each stop wakes another CPU: the helper
 	 * stays on the first slot, the command's first child's, where a chain
 	 * of children that their parents wait for runs. */
-	if (follow_start(&st, cpulist_next(&first, -1), o->wait_all) < 0) {
+	if (follow_start(&st, cpulist_next(&first, -1), o->wait_all,
+			 ops.affinity != NULL) < 0) {
 		unavailable(o, unavailable_reason(&st), &plan->cpus);
 		act_bind(0, &plan->cpus);
 		return;

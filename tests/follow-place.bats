@@ -98,6 +98,84 @@ for l in open(sys.argv[1]):
 	[[ " $SLOTS " == *" ${BASH_REMATCH[1]} "* ]] || fail "the child is on ${BASH_REMATCH[1]}, not one slot of $SLOTS"
 }
 
+# --- --threads: what a placed task is told of its affinity (item 8) ---------
+
+# A Python program's main thread and one thread of it: what
+# sched_getaffinity(0) tells each (how many CPUs), and where each really
+# is (its Cpus_allowed_list), "main N LIST" and "thread N LIST".
+told_and_real='import os, threading
+def say(who):
+    real = [l.split()[1] for l in open("/proc/thread-self/status") if l.startswith("Cpus_allowed_list")][0]
+    print(who, len(os.sched_getaffinity(0)), real, flush=True)
+say("main")
+t = threading.Thread(target=say, args=("thread",)); t.start(); t.join()'
+
+@test "follow place: --threads: a placed child and its thread are told the whole placement; each stays on its slot" {
+	needs_program python3
+	needs_notify
+	plain=$("$PINRUN" --spread -- nproc)
+	run --separate-stderr "$PINRUN" --spread --follow --threads -- sh -c 'python3 -c "$1"; exit 0' sh "$told_and_real"
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "${#lines[@]}" -eq 2 ] || fail "not two lines: $output"
+	for i in 0 1; do
+		read -r who n real <<<"${lines[$i]}"
+		assert_equal "$who" "$([ "$i" = 0 ] && echo main || echo thread)"
+		assert_equal "$n" "$plain"
+		[[ " $SLOTS " == *" $real "* ]] || fail "$who is on $real, not one slot of $SLOTS"
+	done
+	# Without --threads, the child is told its slot, as before.
+	run --separate-stderr "$PINRUN" --spread --follow -- sh -c 'python3 -c "$1"; exit 0' sh "$told_and_real"
+	assert_success
+	read -r who n real <<<"${lines[0]}"
+	assert_equal "$n" "$(expand "$real" | wc -l)"
+}
+
+@test "follow place: --threads: a task that moved itself off its slot is told the truth" {
+	needs_program python3
+	# shellcheck disable=SC2086 # one word per slot
+	set -- $SLOTS
+	[ $# -ge 2 ] || skip_unless_works "needs two slots, the placement has $*"
+	# The command's first child is on the first slot; it moves to the
+	# second, then asks. (Its thread is placed on a slot by --threads.)
+	run --separate-stderr "$PINRUN" --spread --follow --threads -- sh -c 'taskset -c "$1" python3 -c "$2"; exit 0' sh "$2" "$told_and_real"
+	assert_success
+	assert_line --index 0 "main $(expand "$2" | wc -l) $2"
+}
+
+@test "follow place: --threads: the kernel's lengths and errors of sched_getaffinity as in a plain run" {
+	needs_program python3
+	needs_notify
+	# (length, pointer): what the call returns, its errno, the first byte
+	# written; a short length is EINVAL, a bad pointer EFAULT, a long one
+	# the kernel's mask size.
+	prog='import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+NR = 204 if os.uname().machine == "x86_64" else 123
+for n, bad in ((1, False), (8, False), (9, False), (1024, False), (1 << 20, False), (128, True)):
+    buf = ctypes.create_string_buffer(n)
+    r = libc.syscall(NR, 0, ctypes.c_size_t(n), None if bad else buf)
+    print(n, r, ctypes.get_errno() if r < 0 else 0, buf.raw[0] if r > 0 else "-")'
+	plain=$("$PINRUN" --spread -- python3 -c "$prog")
+	[ "$(wc -l <<<"$plain")" -eq 6 ] || fail "plain: $plain"
+	run --separate-stderr "$PINRUN" --spread --follow --threads -- sh -c 'python3 -c "$1"; exit 0' sh "$prog"
+	assert_success
+	assert_output "$plain"
+}
+
+@test "follow place: --threads: Java sizes its pool to the placement, as without --follow" {
+	needs_program java
+	needs_notify
+	printf '%s\n' 'public class Cpus { public static void main(String[] a) {' \
+		'System.out.println(Runtime.getRuntime().availableProcessors()); } }' >"$BATS_TEST_TMPDIR/Cpus.java"
+	# The JVM runs main in a thread of its own, which --threads places.
+	plain=$("$PINRUN" --spread -- java "$BATS_TEST_TMPDIR/Cpus.java")
+	assert_equal "$plain" "$("$PINRUN" --spread -- nproc)"
+	run --separate-stderr "$PINRUN" --spread --follow --threads -- java "$BATS_TEST_TMPDIR/Cpus.java"
+	assert_success
+	assert_output "$plain"
+}
+
 @test "follow place: without --threads, a process on a slot that starts threads gets one note" {
 	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1" "T(S1)T(S1)"; "$1" "T()"; exit 0' sh "$TREE"
 	assert_success

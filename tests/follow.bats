@@ -86,14 +86,6 @@ needs_ptrace() {
 	why=$("$HELPERS/traceme" 2>&1) || skip_unless_works "ptrace is unavailable here ($why)"
 }
 
-# The seccomp filter that hands ptrace attaches to the tracer (Linux 5.8,
-# seccomp allowed).
-needs_notify() {
-	local why
-	[ "${PINRUN_UNDER_VALGRIND:-}" != 1 ] || skip "valgrind does not implement seccomp(2): pinrun runs without the filter under it"
-	why=$("$HELPERS/seccomp_notify" 2>&1) || skip_unless_works "no seccomp user notification here ($why)"
-}
-
 needs_root() {
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root"
 	command -v setpriv >/dev/null || skip_unless_works "no setpriv"

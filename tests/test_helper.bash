@@ -40,6 +40,14 @@ needs_program() {
 		skip_unless_works "needs ${missing[*]}$why, not installed here (scripts/install-deps --ci)"
 }
 
+# The seccomp filter of --follow, which hands ptrace attaches (and, with
+# --threads, sched_getaffinity) to the tracer: Linux 5.8, seccomp allowed.
+needs_notify() {
+	local why
+	[ "${PINRUN_UNDER_VALGRIND:-}" != 1 ] || skip "valgrind does not implement seccomp(2): pinrun runs without the filter under it"
+	why=$("$BATS_TEST_DIRNAME/helpers/seccomp_notify" 2>&1) || skip_unless_works "no seccomp user notification here ($why)"
+}
+
 # Expand a CPU list ("0-3,8") into one number per line, sorted.
 expand() {
 	local item a b out=()

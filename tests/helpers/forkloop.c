@@ -34,8 +34,7 @@ int main(int argc, char **argv)
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			CPU_ZERO(&w.set);
-			sched_getaffinity(0, sizeof(w.set), &w.set);
+			where_affinity(&w.set);
 			if (CPU_COUNT(&w.set) != 1)
 				_exit(0);
 			for (int c = 0; c < 254; c++)

@@ -7,6 +7,7 @@
 #define WHERE_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -17,6 +18,52 @@ struct where {
 	cpu_set_t set;
 };
 
+/* The calling thread's affinity as the kernel keeps it: its
+ * Cpus_allowed_list (under --follow --threads, sched_getaffinity(2) tells
+ * a placed task the whole placement, as a plain run would). Without
+ * /proc, what sched_getaffinity says. */
+static inline void where_affinity(cpu_set_t *set)
+{
+	static const char key[] = "Cpus_allowed_list:";
+	char buf[8192], *p;
+	ssize_t n = 0, got;
+	int fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+
+	CPU_ZERO(set);
+	while (fd >= 0 && n < (ssize_t)sizeof(buf) - 1 &&
+	       ((got = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0 ||
+		(got < 0 && errno == EINTR)))
+		n += got > 0 ? got : 0;
+	if (fd >= 0)
+		close(fd);
+	buf[n] = '\0';
+	if (fd < 0 || !(p = strstr(buf, key))) {
+		if (sched_getaffinity(0, sizeof(*set), set) != 0)
+			CPU_ZERO(set);
+		return;
+	}
+	p += sizeof(key) - 1;
+	while (*p == '\t' || *p == ' ')
+		p++;
+	while (*p >= '0' && *p <= '9') {
+		long first = 0, last;
+
+		while (*p >= '0' && *p <= '9')
+			first = first * 10 + (*p++ - '0');
+		last = first;
+		if (*p == '-') {
+			p++;
+			last = 0;
+			while (*p >= '0' && *p <= '9')
+				last = last * 10 + (*p++ - '0');
+		}
+		for (long c = first; c <= last && c < CPU_SETSIZE; c++)
+			CPU_SET((int)c, set);
+		if (*p == ',')
+			p++;
+	}
+}
+
 /* The calling thread's CPU and affinity. */
 static inline void where_now(struct where *w)
 {
@@ -26,8 +73,7 @@ static inline void where_now(struct where *w)
 	unsigned cpu = 0;
 
 	w->cpu = syscall(SYS_getcpu, &cpu, NULL, NULL) == 0 ? (int)cpu : -1;
-	if (sched_getaffinity(0, sizeof(w->set), &w->set) != 0)
-		CPU_ZERO(&w->set);
+	where_affinity(&w->set);
 }
 
 struct line {
