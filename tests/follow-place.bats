@@ -176,6 +176,54 @@ for n, bad in ((1, False), (8, False), (9, False), (1024, False), (1 << 20, Fals
 	assert_output "$plain"
 }
 
+@test "follow place: --threads: an OpenMP program run by a shell starts a thread per CPU, each on a slot of its own" {
+	needs_program gcc
+	needs_notify
+	# shellcheck disable=SC2086 # one word per slot
+	set -- $SLOTS
+	[ $# -ge 2 ] || skip_unless_works "needs two slots, the placement has $*"
+	# Each thread of libgomp's team: how many there are, and where it
+	# really runs (its Cpus_allowed_list).
+	cat >"$BATS_TEST_TMPDIR/omp.c" <<'EOF'
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+#pragma omp parallel
+	{
+		char line[256] = "", *p = NULL;
+		FILE *f = fopen("/proc/thread-self/status", "r");
+
+		while (f && fgets(line, sizeof(line), f))
+			if ((p = strstr(line, "Cpus_allowed_list:")))
+				break;
+		if (f)
+			fclose(f);
+#pragma omp critical
+		printf("%d %s", omp_get_num_threads(),
+		       p ? p + strlen("Cpus_allowed_list:\t") : "?\n");
+	}
+	return 0;
+}
+EOF
+	gcc -fopenmp -o "$BATS_TEST_TMPDIR/omp" "$BATS_TEST_TMPDIR/omp.c" || fail "gcc -fopenmp failed"
+	plain=$("$PINRUN" --spread -- nproc)
+	run --separate-stderr env -u OMP_NUM_THREADS "$PINRUN" --spread --follow --threads -- sh -c '"$1"; exit 0' sh "$BATS_TEST_TMPDIR/omp"
+	assert_success
+	[ "${#lines[@]}" -eq "$plain" ] || fail "not $plain threads: $output"
+	seen=
+	for l in "${lines[@]}"; do
+		read -r n cpus <<<"$l"
+		assert_equal "$n" "$plain"
+		[[ " $SLOTS " == *" $cpus "* ]] || fail "a thread on $cpus, not one slot of $SLOTS: $output"
+		# (one per slot while there are enough: --spread has them)
+		[ "$plain" -gt "$(wc -w <<<"$SLOTS")" ] || [[ " $seen " != *" $cpus "* ]] ||
+			fail "two threads on slot $cpus: $output"
+		seen+=" $cpus"
+	done
+}
+
 @test "follow place: without --threads, a process on a slot that starts threads gets one note" {
 	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1" "T(S1)T(S1)"; "$1" "T()"; exit 0' sh "$TREE"
 	assert_success
