@@ -246,6 +246,7 @@ EOF
 	assert_success
 	pid=$(cat "$pidf")
 	BG=$pid
+	output=$(drop_nnp_note "$output")
 	assert_output "pinrun: note: 1 process still running when the command ended, let go on CPUs $CPUS (the whole placement); --wait-all keeps following them"
 	# Let go: moved before the tracer detached it.
 	for _ in $(seq 100); do
