@@ -610,7 +610,9 @@ static pid_t our_tid(const struct tracer *tr, pid_t caller, pid_t vtid)
 	     (i = tidmap_next(&tr->tasks, i, &tid)) != (size_t)-1;)
 		if (host_nspid(tid, ids, 32) >= depth && ids[depth - 1] == vtid)
 			return tid;
-	return 0;
+	/* Not followed here: a nested pinrun's task, perhaps (asked to let
+	 * go of it by nested_forward). */
+	return host_task_in_ns(caller, vtid);
 }
 
 /* Let go of the thread group of tid, when we follow it; with w, note in
@@ -650,8 +652,10 @@ static void asked_by_outer(struct tracer *tr)
 	pid_t from;
 	int value;
 
+	/* (from is 0 for a sender in an outer PID namespace, whose program
+	 * cannot be seen from here) */
 	while (nested_next(&value, &from)) {
-		if (listener_is_self(&tr->l, from))
+		if (!from || listener_is_self(&tr->l, from))
 			let_go_group(tr, (pid_t)(value & ~NESTED_TRACER),
 				     value & NESTED_TRACER ? FOLLOW_TRACER
 							   : FOLLOW_TRACEE,
@@ -892,7 +896,7 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 		close(sock); /* the helper's own: done with */
 	for (;;) {
 		struct rusage ru;
-		int status;
+		int status, err;
 		pid_t tid;
 
 		if (tr.command_gone ||
@@ -907,10 +911,11 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 			    : tr.command_done && !count(&tr, traced)))
 			break;
 		tid = next_event(&tr, &status, ops->want_detail ? &ru : NULL);
+		err = errno; /* (what asked_by_outer does may change it) */
 		if (tr.l.outer)
 			asked_by_outer(&tr);
 		if (tid < 0) {
-			if (errno == EINTR)
+			if (err == EINTR)
 				continue;
 			break; /* ECHILD: nothing left to trace */
 		}

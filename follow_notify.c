@@ -507,10 +507,12 @@ static void answer_alone(struct listener *l)
 		}
 	} else {
 		listener_sides(req, &tracee, &tracer);
-		/* (an id in another PID namespace is not looked for) */
-		if (req->data.args[0] == PTRACE_TRACEME ||
-		    host_nspid((pid_t)req->pid, ids, 2) <= 1)
-			nested_forward(l, tracee, false);
+		/* (the id of a caller in another PID namespace is looked for
+		 * in /proc) */
+		if (req->data.args[0] != PTRACE_TRACEME &&
+		    host_nspid((pid_t)req->pid, ids, 2) > 1)
+			tracee = host_task_in_ns((pid_t)req->pid, tracee);
+		nested_forward(l, tracee, false);
 		nested_forward(l, tracer, true);
 	}
 	listener_answer(l, req->id);

@@ -477,6 +477,46 @@ int host_nspid(pid_t pid, pid_t *ids, unsigned max)
 	return n ? (int)n : -EINVAL;
 }
 
+/* The inode of pid's PID namespace, or 0. */
+static ino_t pid_ns_of(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+pid_t host_task_in_ns(pid_t of, pid_t vtid)
+{
+	pid_t ids[32], mine[32];
+	int depth = host_nspid(of, mine, 32);
+	ino_t ns = pid_ns_of(of);
+	pid_t found = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (depth < 1 || depth > 32 || !ns || !(d = opendir("/proc")))
+		return 0;
+	while (!found && (e = readdir(d))) {
+		unsigned long pid;
+		pid_t *tids;
+		unsigned n;
+
+		if (num_decimal(e->d_name, NUM_TO_NUL, 1, INT_MAX, &pid,
+				NULL) != NUM_OK ||
+		    host_threads((pid_t)pid, &tids, &n) < 0)
+			continue;
+		for (unsigned i = 0; i < n && !found; i++)
+			if (host_nspid(tids[i], ids, 32) == depth &&
+			    ids[depth - 1] == vtid && pid_ns_of(tids[i]) == ns)
+				found = tids[i];
+		free(tids);
+	}
+	closedir(d);
+	return found;
+}
+
 bool host_capable(int cap)
 {
 	char value[64];

@@ -79,6 +79,9 @@ long long host_status_number(pid_t pid, const char *name);
  * to the task's (NSpid): how many, the first max of them in ids; or a
  * negative errno. */
 int host_nspid(pid_t pid, pid_t *ids, unsigned max);
+/* The task (its id here) that is vtid in the PID namespace of task of,
+ * found in /proc (slow: for a rare case); 0 when there is none. */
+pid_t host_task_in_ns(pid_t of, pid_t vtid);
 /* Whether the caller has the capability cap (CAP_*) in its effective
  * set. */
 bool host_capable(int cap);

@@ -1521,6 +1521,34 @@ pinrun: tracers: the filter of the pinrun --follow that runs this one sends each
 "* ]] || fail "stderr: $stderr"
 }
 
+@test "follow trace: a nested pinrun --follow in a PID namespace of its own, as its PID 1 and below it: attaches and LeakSanitizer as under one pinrun" {
+	needs_ptrace
+	needs_notify
+	unshare -pf --mount-proc true 2>/dev/null || skip_unless_works "unshare -pf --mount-proc is refused here"
+	make_asan
+	cp "$HELPERS/traceme" "$HELPERS/attach" "$SHARED/"
+	chmod 755 "$SHARED/traceme" "$SHARED/attach"
+	AS=()
+	local ns=(unshare -pf --mount-proc) inner
+	# Before, the outer pinrun's request to let go came from outside the
+	# inner one's namespace (no sender there): the inner one, as PID 1,
+	# ended at once, and the namespace with it; an attach to a task the
+	# outer one does not follow was not looked for.
+	for inner in pid1 below; do
+		local run=("${ns[@]}" "$PINRUN" --spread --follow --)
+		[ "$inner" = pid1 ] || run=("${ns[@]}" sh -c '"$@"; exit $?' sh "$PINRUN" --spread --follow --)
+		plain_and_followed "${run[@]}" sh -c '"$1"; "$2" attach 0; "$2" seize 0; echo "status $?"' sh "$SHARED/traceme" "$SHARED/attach"
+		[ "$BASE" = "PTRACE_TRACEME: ok
+PTRACE_ATTACH: ok
+PTRACE_SEIZE: ok
+status 0" ] || fail "$inner, under one pinrun: $BASE"
+		assert_as_plain
+		plain_and_followed "${run[@]}" env ASAN_OPTIONS=detect_leaks=1 "$SHARED/leak" 2
+		[[ "$BASE" == *"SUMMARY: AddressSanitizer: 42 byte(s) leaked in 1 allocation(s)."* ]] || fail "$inner: no leak found under one pinrun: $BASE"
+		assert_as_plain
+	done
+}
+
 @test "follow trace: the same for an unprivileged user (no_new_privs), TRACEME and ATTACH too" {
 	needs_ptrace
 	needs_notify
