@@ -18,6 +18,7 @@
 #include "cpulist.h"
 #include "devices.h"
 #include "errors.h"
+#include "host.h"
 #include "location.h"
 #include "memory.h"
 #include "message.h"
