@@ -721,14 +721,6 @@ void output_json(const struct context *ctx, const struct options *o,
 	print_json(&j);
 }
 
-void output_affinity(const char *who, pid_t id, const char *when,
-		     const struct cpuset *set)
-{
-	printf("%s %d's %s affinity list: %s\n", who, (int)id, when,
-	       msg_list(set));
-	fflush(stdout);
-}
-
 /* The threads of pid with their CPUs, when any two differ: a new array
  * the caller frees, or NULL. */
 static struct thread_cpus {
