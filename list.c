@@ -21,7 +21,6 @@
 #include "list.h"
 #include "location.h"
 #include "message.h"
-#include "output.h"
 
 #define WIDTH 80
 /* Around marked text in a line, until it is printed. */
@@ -858,7 +857,7 @@ static void json_object(struct json *j, const struct topology *t, int o)
 	json_string(j, loc);
 	cpulist_zero(&cpus);
 	tree_obj_cpus(t, o, &cpus);
-	output_json_set(j, "cpus", &cpus);
+	json_cpuset(j, "cpus", &cpus);
 	if (tree_type_is_cache(t->objs[o].type)) {
 		json_key(j, "cache_bytes");
 		json_int(j, (long long)t->objs[o].cache_bytes);
@@ -878,7 +877,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_version(&j);
 	json_key(&j, "topology");
 	json_open(&j, '{');
-	output_json_counts(&j, t);
+	json_counts(&j, t);
 	json_key(&j, "kinds");
 	json_int(&j, t->nkinds > 1 ? t->nkinds : 1);
 	json_close(&j, '}');
@@ -948,7 +947,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 		json_string(&j, loc);
 		cpulist_zero(&cpus);
 		tree_obj_cpus(t, t->numa[n].attach, &cpus);
-		output_json_set(&j, "cpus", &cpus);
+		json_cpuset(&j, "cpus", &cpus);
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');
@@ -969,7 +968,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_open(&j, '[');
 	for (unsigned i = 0; i < t->ndevs; i++) {
 		json_open(&j, '{');
-		output_json_device(&j, t, (int)i);
+		json_device(&j, t, (int)i);
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');
@@ -977,16 +976,16 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_open(&j, '{');
 	for (int i = 0; i < EXCL_NREASONS; i++)
 		if (context_exclusion(i)->list)
-			output_json_set(&j, context_exclusion(i)->key,
-					&ctx->excluded[i]);
+			json_cpuset(&j, context_exclusion(i)->key,
+				    &ctx->excluded[i]);
 	json_close(&j, '}');
 	json_key(&j, "placement");
 	if (plan)
-		json_string(&j, msg_list(&plan->cpus));
+		json_cpuset(&j, NULL, &plan->cpus);
 	else
 		json_null(&j);
 	json_close(&j, '}');
-	output_json_print(&j);
+	msg_print_json(&j);
 }
 
 void list_print(const struct context *ctx, const struct options *o,

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "message.h"
 #include "pinrun.h"
 
@@ -189,4 +190,12 @@ const char *msg_cpus(const struct cpuset *set)
 	const char *text = msg_list(set);
 
 	return text[0] ? text : "(none)";
+}
+
+void msg_print_json(struct json *j)
+{
+	if (j->out.failed)
+		msg_die("out of memory");
+	printf("%s\n", json_text(j));
+	json_free(j);
 }
