@@ -2,9 +2,10 @@
 /*
  * message.c: how pinrun speaks on stderr and ends. One format for every
  * message, one place that escapes what the user typed before it is echoed,
- * and the check, at exit, that stdout's text arrived and stderr's did.
- * What a module's error code means in words is errors.c's business, not
- * this file's.
+ * and the check, at exit, that stdout's text arrived and stderr's did;
+ * and every JSON output's line on stdout, which running out of memory
+ * ends the one way. What a module's error code means in words is
+ * errors.c's business, not this file's.
  */
 #include <errno.h>
 #include <stdarg.h>
