@@ -4,7 +4,7 @@
  * through sched_setaffinity and is believed only when sched_getaffinity
  * says the same (a fake topology can make hwloc's binding a silent no-op;
  * this file never uses hwloc). It words the kernel's refusals itself:
- * they are errnos, not module codes.
+ * they are errnos, not module codes; and it prints --pid's lines.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +15,6 @@
 #include "act.h"
 #include "host.h"
 #include "message.h"
-#include "output.h"
 #include "pinrun.h"
 
 void act_bind(pid_t tid, const struct cpuset *cpus)
@@ -55,6 +54,16 @@ static void old_affinity(const struct options *o, pid_t tid, struct cpuset *set)
 		cpulist_zero(set); /* the thread ended meanwhile */
 }
 
+/* One of --pid's lines, as taskset prints them: "pid 42's current
+ * affinity list: 0-3" (who "pid" or "tid", when "current" or "new"). */
+static void print_affinity(const char *who, pid_t id, const char *when,
+			   const struct cpuset *set)
+{
+	printf("%s %d's %s affinity list: %s\n", who, (int)id, when,
+	       msg_list(set));
+	fflush(stdout);
+}
+
 void act_replace(const struct options *o, const struct policy_plan *plan)
 {
 	const char *who = o->tid ? "tid" : "pid";
@@ -66,11 +75,11 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 	/* taskset's two lines: what it was, then what it is. */
 	old_affinity(o, o->pid, &first);
 	if (!o->quiet)
-		output_affinity(who, o->pid, "current", &first);
+		print_affinity(who, o->pid, "current", &first);
 	if (o->tid) {
 		act_bind(o->pid, &plan->cpus);
 		if (!o->quiet)
-			output_affinity(who, o->pid, "new", &plan->cpus);
+			print_affinity(who, o->pid, "new", &plan->cpus);
 		return;
 	}
 	/* Threads may start while we work: go round until a pass finds no
@@ -103,8 +112,8 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 				old_affinity(o, tids[i], &old);
 				if (!cpulist_empty(&old) &&
 				    !cpulist_equal(&old, &first))
-					output_affinity("tid", tids[i],
-							"current", &old);
+					print_affinity("tid", tids[i],
+						       "current", &old);
 			}
 			act_bind(tids[i], &plan->cpus);
 			done[ndone++] = tids[i];
@@ -116,7 +125,7 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 	}
 	free(done);
 	if (!o->quiet)
-		output_affinity(who, o->pid, "new", &plan->cpus);
+		print_affinity(who, o->pid, "new", &plan->cpus);
 }
 
 void act_tell(const struct tell_result *r)

@@ -59,7 +59,7 @@ enum cpulist_err {
 
 struct cpulist_error {
 	enum cpulist_err code;
-	const char *at; /* where in the input, for BAD_CHAR/BAD_DIGIT */
+	const char *at; /* where in the input (every code sets it) */
 	unsigned long value, value2;
 };
 

@@ -82,7 +82,8 @@ struct task {
 /* What an exec'd program is, remembered by file: most execs run the same
  * few programs, and a stat is cheaper than resolving /proc/TID/exe. The
  * change time is in the key: chmod u+s or setcap changes it, and a new
- * content too. */
+ * content too. The last SEEN_PROGRAMS are remembered. */
+#define SEEN_PROGRAMS 64
 struct program {
 	dev_t dev;
 	ino_t ino;
@@ -117,7 +118,7 @@ struct tracer {
 	struct listener l;
 	struct waiting *waiting;
 	unsigned nwaiting, cap;
-	struct program seen[64];
+	struct program seen[SEEN_PROGRAMS];
 	unsigned nseen;
 };
 
@@ -157,7 +158,7 @@ static void drop(struct tracer *tr, pid_t tid, struct task *t)
 	tidmap_remove(&tr->tasks, tid);
 }
 
-static void settle(struct tracer *tr);
+static void answer_ready_attaches(struct tracer *tr);
 
 /* A task is no longer traced (it ended or was let go). One whose
  * creator's event has not come keeps a record, so that the event does
@@ -169,7 +170,7 @@ static void untraced(struct tracer *tr, pid_t tid, struct task *t)
 		drop(tr, tid, t);
 	else
 		enter(tr, t, TS_ENDED_UNSEEN);
-	settle(tr);
+	answer_ready_attaches(tr);
 }
 
 /* Let go of a task in a ptrace-stop, passing on the signal it stopped
@@ -415,7 +416,7 @@ static enum follow_why judge(struct tracer *tr, pid_t tid, const char *exe,
 	struct program *p = NULL;
 	ssize_t n;
 
-	for (unsigned i = 0; i < tr->nseen && i < 64 && !p; i++)
+	for (unsigned i = 0; i < tr->nseen && i < SEEN_PROGRAMS && !p; i++)
 		if (tr->seen[i].dev == st->st_dev &&
 		    tr->seen[i].ino == st->st_ino &&
 		    tr->seen[i].ctime.tv_sec == st->st_ctim.tv_sec &&
@@ -429,7 +430,7 @@ static enum follow_why judge(struct tracer *tr, pid_t tid, const char *exe,
 		return gains_in_its_namespace(tid, p->verdict, st)
 			   ? p->verdict
 			   : FOLLOW_SURVIVOR;
-	p = &tr->seen[tr->nseen++ % 64];
+	p = &tr->seen[tr->nseen++ % SEEN_PROGRAMS];
 	p->dev = st->st_dev;
 	p->ino = st->st_ino;
 	p->ctime = st->st_ctim;
@@ -439,8 +440,7 @@ static enum follow_why judge(struct tracer *tr, pid_t tid, const char *exe,
 	if (!gains_in_its_namespace(tid, p->verdict, st))
 		return FOLLOW_SURVIVOR;
 	if (p->verdict == FOLLOW_SURVIVOR &&
-	    ((tr->ops->nested_ino && st->st_dev == tr->ops->nested_dev &&
-	      st->st_ino == tr->ops->nested_ino) ||
+	    (listener_is_self_file(&tr->l, st) ||
 	     (tr->l.fd < 0 && is_tracer(program))))
 		p->verdict = FOLLOW_TRACER;
 	return p->verdict;
@@ -463,7 +463,7 @@ static void execed(struct tracer *tr, pid_t tid)
 		if (f)
 			drop(tr, (pid_t)former, f);
 		tr->ops->moved(tr->ops->ctx, (pid_t)former, tid);
-		settle(tr);
+		answer_ready_attaches(tr);
 	}
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)tid);
 	if (stat(exe, &st) == 0)
@@ -567,7 +567,7 @@ static void stopped(struct tracer *tr, pid_t tid, int status)
 
 /* Answer each waiting attach whose tasks are all let go; the others go on
  * waiting (each on its own). */
-static void settle(struct tracer *tr)
+static void answer_ready_attaches(struct tracer *tr)
 {
 	for (unsigned i = 0; i < tr->nwaiting;) {
 		struct waiting *w = &tr->waiting[i];
@@ -722,18 +722,18 @@ static void attach_asked(struct tracer *tr, const struct seccomp_notif *req)
 		tr->cap = cap;
 	}
 	tr->waiting[tr->nwaiting++] = w;
-	settle(tr);
+	answer_ready_attaches(tr);
 }
 
 /* The bell rang: take every waiting attach, then ring again. */
-static void rang(struct tracer *tr)
+static void take_attaches(struct tracer *tr)
 {
 	while (listener_next(&tr->l))
 		attach_asked(tr, tr->l.req);
 	/* A task let go may turn into a zombie (its main thread exits) and
 	 * never stop, with no event to say so: while attaches wait, the bell
 	 * rings every 20 ms too, and they are looked at again. */
-	settle(tr);
+	answer_ready_attaches(tr);
 	bell_ring(&tr->l, tr->nwaiting ? 20 : -1);
 }
 
@@ -928,11 +928,12 @@ unsigned follow_trace(const struct follow_ops *ops, pid_t command,
 			sock = -1;
 		}
 		if (tid == tr.l.bell && tid > 0) {
-			rang(&tr);
+			take_attaches(&tr);
 			continue;
 		}
+		/* The bell could not be forked: try again. */
 		if (tr.l.fd >= 0 && !tr.l.bell && !tr.l.hup)
-			rang(&tr); /* the bell could not be forked: try again */
+			take_attaches(&tr);
 		if (WIFEXITED(status) || WIFSIGNALED(status))
 			ended(&tr, tid, status, ops->want_detail ? &ru : NULL);
 		else if (WIFSTOPPED(status))

@@ -610,14 +610,20 @@ static void nested_ask(pid_t tracer, pid_t tid, bool attaching, int timeout_ms)
 	}
 }
 
+bool listener_is_self_file(const struct listener *l, const struct stat *st)
+{
+	return l->self_ino && st->st_dev == l->self_dev &&
+	       st->st_ino == l->self_ino;
+}
+
 bool listener_is_self(const struct listener *l, pid_t pid)
 {
 	char exe[64];
 	struct stat st;
 
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	return l->self_ino && stat(exe, &st) == 0 && st.st_dev == l->self_dev &&
-	       st.st_ino == l->self_ino;
+	return l->self_ino && stat(exe, &st) == 0 &&
+	       listener_is_self_file(l, &st);
 }
 
 void listener_sides(const struct seccomp_notif *req, pid_t *tracee,

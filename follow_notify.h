@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "follow.h"
@@ -81,6 +82,8 @@ void listener_hand_on(struct listener *l, const unsigned long long *ids,
 
 /* Whether pid runs the tracer's own program: a nested pinrun. */
 bool listener_is_self(const struct listener *l, pid_t pid);
+/* Whether the file st describes (a stat of it) is that program. */
+bool listener_is_self_file(const struct listener *l, const struct stat *st);
 /* The two sides of an attach: the task to be traced (for PTRACE_ATTACH
  * and PTRACE_SEIZE an id in the caller's PID namespace) and the tracer. */
 void listener_sides(const struct seccomp_notif *req, pid_t *tracee,

@@ -454,6 +454,12 @@ as_parent(const struct options *o, const struct policy_plan *plan,
 	finish(f->report.err != 0, status);
 }
 
+/* slots_init's source of CPUs: the plan's slots. */
+static void plan_slot(const void *plan, unsigned i, struct cpuset *set)
+{
+	policy_slot_cpus(plan, i, set);
+}
+
 void follower_start(const struct options *o, const struct policy_plan *plan)
 {
 	static struct follower f;
@@ -494,7 +500,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		msg_die("cannot open report '%s': %s", msg_input(o->report),
 			fd == -ENXIO ? "a FIFO that no process reads"
 				     : strerror(-fd));
-	if (slots_init(&f.slots, plan) < 0)
+	if (slots_init(&f.slots, plan->nslots, plan_slot, plan, &plan->cpus))
 		msg_die("out of memory");
 	report_init(&f.report, fd);
 	f.o = o;

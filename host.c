@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * host.c: the running machine's state, read from and written to the kernel
- * (sched_*affinity, set_mempolicy, /proc, /sys). No topology and no policy:
- * the command-line side asks, this file answers with data or a negative
- * errno.
+ * (sched_*affinity, set_mempolicy, /proc, /sys, what a program gains at
+ * exec). No topology and no placement policy: its callers (the
+ * command-line side, the tracer, the cache, the loader, the report) ask,
+ * this file answers with data or a negative errno.
  */
 #include <dirent.h>
 #include <endian.h>

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "cpulist.h"
+#include "mempolicy.h"
 
 int host_get_affinity(pid_t tid, struct cpuset *set);
 int host_set_affinity(pid_t tid, const struct cpuset *set);
@@ -29,15 +30,8 @@ int host_mems_allowed(pid_t pid, struct cpuset *nodes);
  * time the CPU was not idle, 0..1, for cpu < len. */
 int host_sample_busy(double *busy, unsigned len, unsigned ms);
 
-/* --mem's modes, in the order messages list them (host.c's one table). */
-enum host_mempolicy {
-	HOST_MEM_BIND,
-	HOST_MEM_INTERLEAVE,
-	HOST_MEM_PREFERRED,
-	HOST_MEM_LOCAL,
-	HOST_MEM_MODES /* how many there are */
-};
-/* numactl's and --mem's word for a mode: "bind", "interleave", ... */
+/* --mem's modes (enum host_mempolicy, mempolicy.h), from host.c's one
+ * table. numactl's and --mem's word for a mode: "bind", "interleave"... */
 const char *host_mempolicy_name(enum host_mempolicy mode);
 /* Whether a mode takes nodes (local does not: each page goes to the node
  * of the CPU that first touches it). */

@@ -2,7 +2,8 @@
 /*
  * json.c: a small JSON writer. It escapes strings (quotes, backslashes,
  * control characters) and places the commas, so that callers only say
- * what goes in which order. It writes nowhere itself.
+ * what goes in which order. It writes nowhere itself. It also writes the
+ * values that several outputs carry (output.c's, list.c's) the one way.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,7 +11,9 @@
 #include <string.h>
 
 #include "buf.h"
+#include "devices.h"
 #include "json.h"
+#include "location.h"
 
 static void __attribute__((format(printf, 2, 3)))
 addf(struct json *j, const char *fmt, ...)
@@ -173,4 +176,63 @@ void json_version(struct json *j)
 {
 	json_key(j, "version");
 	json_int(j, JSON_VERSION);
+}
+
+/* --- pinrun's values --------------------------------------------------- */
+
+void json_cpuset(struct json *j, const char *key, const struct cpuset *set)
+{
+	char *text = cpulist_str(set);
+
+	if (key)
+		json_key(j, key);
+	if (!text) {
+		j->out.failed = true;
+		return;
+	}
+	json_string(j, text);
+	free(text);
+}
+
+void json_counts(struct json *j, const struct topology *t)
+{
+	json_key(j, "source");
+	json_string(j, t->source);
+	json_key(j, "packages");
+	json_int(j, tree_count(t, TOPO_PACKAGE));
+	json_key(j, "numa_nodes");
+	json_int(j, t->nnuma);
+	json_key(j, "l3");
+	json_int(j, tree_count(t, TOPO_L3));
+	json_key(j, "cores");
+	json_int(j, tree_count(t, TOPO_CORE));
+	json_key(j, "pus");
+	json_int(j, t->npus);
+}
+
+void json_device(struct json *j, const struct topology *t, int dev)
+{
+	const struct topo_dev *d = &t->devs[dev];
+	struct cpuset cpus, nodes;
+	char where[64];
+
+	devices_cpus(t, dev, &cpus);
+	tree_local_numa(t, &cpus, &nodes);
+	location_name(t, d->attach, where, sizeof(where));
+	json_key(j, "name");
+	json_string(j, d->name);
+	json_key(j, "type");
+	json_string(j, devices_type_name(d->type));
+	json_key(j, "subtype");
+	json_string(j, d->subtype);
+	json_key(j, "pci");
+	json_string(j, d->busid);
+	if (d->type == TOPO_DEV_PCI) {
+		json_key(j, "class");
+		json_string(j, devices_class_name(d->pci_class));
+	}
+	json_key(j, "local_to");
+	json_string(j, where);
+	json_cpuset(j, "cpus", &cpus);
+	json_cpuset(j, "numa", &nodes);
 }

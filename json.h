@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A JSON writer: one object or array at a time, into a buffer that grows,
- * with the commas and the escaping done here. For --json, --show --json
- * and --report's lines. */
+ * with the commas and the escaping done here; and pinrun's values as JSON
+ * (a CPU set, the topology's counts, a device), one way for every output.
+ * For --json, --list --json, --show --json and --report's lines. */
 #ifndef PINRUN_JSON_H
 #define PINRUN_JSON_H
 
@@ -9,6 +10,8 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "cpulist.h"
+#include "topotree.h"
 
 struct json {
 	struct buf out; /* out.failed: out of memory, the text is incomplete */
@@ -39,5 +42,15 @@ void json_bool(struct json *j, bool v);
 
 /* The text so far, NUL-terminated ("" when nothing fitted). */
 const char *json_text(const struct json *j);
+
+/* A set as its list text ("0-3,8"; "" when empty), a member under key in
+ * an open object, or with key NULL a value. */
+void json_cpuset(struct json *j, const char *key, const struct cpuset *set);
+/* The topology's source and counts (source, packages, numa_nodes, l3,
+ * cores, pus), members of an open object. */
+void json_counts(struct json *j, const struct topology *t);
+/* Device dev's members (name, type, subtype, pci, class, local_to, cpus,
+ * numa), in an open object. */
+void json_device(struct json *j, const struct topology *t, int dev);
 
 #endif

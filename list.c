@@ -21,7 +21,6 @@
 #include "list.h"
 #include "location.h"
 #include "message.h"
-#include "output.h"
 
 #define WIDTH 80
 /* Around marked text in a line, until it is printed. */
@@ -65,7 +64,9 @@ static void *need(void *p)
 	return p;
 }
 
-static char *__attribute__((format(printf, 1, 2))) text(const char *fmt, ...)
+/* What fmt says, in a new string. */
+static char *__attribute__((format(printf, 1, 2)))
+new_text(const char *fmt, ...)
 {
 	va_list ap;
 	char *s = NULL;
@@ -137,7 +138,7 @@ static bool continues(const struct map *m, int a, int b, int *d)
 
 /* Append to *s (a malloc'd string) what fmt says. */
 static void __attribute__((format(printf, 2, 3)))
-cat(char **s, const char *fmt, ...)
+append_text(char **s, const char *fmt, ...)
 {
 	va_list ap;
 	char *more = NULL, *both;
@@ -147,12 +148,15 @@ cat(char **s, const char *fmt, ...)
 	r = vasprintf(&more, fmt, ap);
 	va_end(ap);
 	need(r < 0 ? NULL : more);
-	both = text("%s%s", *s, more);
+	both = new_text("%s%s", *s, more);
 	free(*s);
 	free(more);
 	*s = both;
 }
 
+/* The kind of unit's cores after two blanks: on a machine of two kinds,
+ * --kind's name for it ("  fast", policy.c's table), else its rank ("  kind
+ * 2"); "" on a machine of one kind. */
 static const char *kind_word(const struct topology *t, int unit)
 {
 	static char buf[32];
@@ -161,8 +165,11 @@ static const char *kind_word(const struct topology *t, int unit)
 	if (t->nkinds <= 1 || k < 0)
 		return "";
 	if (t->nkinds == 2)
-		return k ? "  fast" : "  slow";
-	snprintf(buf, sizeof(buf), "  kind %d", k);
+		snprintf(buf, sizeof(buf), "  %s",
+			 policy_core_kind(k ? CORE_KIND_FAST : CORE_KIND_SLOW)
+			     ->name);
+	else
+		snprintf(buf, sizeof(buf), "  kind %d", k);
 	return buf;
 }
 
@@ -170,10 +177,11 @@ static const char *kind_word(const struct topology *t, int unit)
 static char *unit_cpus(const struct topology *t, int unit)
 {
 	unsigned c = t->objs[unit].pu_count;
-	char *s = text("%u", cpu_of(t, unit, 0));
+	char *s = new_text("%u", cpu_of(t, unit, 0));
 
 	for (unsigned j = 1; j < c; j++)
-		cat(&s, "%s%u", j + 1 < c ? ", " : " and ", cpu_of(t, unit, j));
+		append_text(&s, "%s%u", j + 1 < c ? ", " : " and ",
+			    cpu_of(t, unit, j));
 	return s;
 }
 
@@ -227,39 +235,41 @@ static char *run_text(struct map *m, const int *units, unsigned n, int d)
 
 	location_name(t, first, loc, sizeof(loc));
 	location_name(t, last, end, sizeof(end));
-	s = n > 1 ? text("%s-%s", loc, strchr(end, ':') + 1) : text("%s", loc);
+	s = n > 1 ? new_text("%s-%s", loc, strchr(end, ':') + 1)
+		  : new_text("%s", loc);
 	for (unsigned j = 0; j < c; j++) {
 		follow &= cpu_of(t, first, j) == cpu_of(t, first, 0) + j;
 		all &= marked(m, cpu_of(t, first, j));
 		none &= !marked(m, cpu_of(t, first, j));
 	}
 	if (c > 1 && follow && (n == 1 || d == (int)c) && (all || none)) {
-		cat(&s, "  %s%u-%u%s", all ? "\001" : "", cpu_of(t, first, 0),
-		    cpu_of(t, last, c - 1), all ? "\002" : "");
+		append_text(&s, "  %s%u-%u%s", all ? "\001" : "",
+			    cpu_of(t, first, 0), cpu_of(t, last, c - 1),
+			    all ? "\002" : "");
 		if (n > 1)
-			cat(&s, " (%u per core)", c);
-		cat(&s, "%s", kind_word(t, first));
+			append_text(&s, " (%u per core)", c);
+		append_text(&s, "%s", kind_word(t, first));
 		return s;
 	}
 	for (unsigned j = 0; j < c; j++) {
 		unsigned a = cpu_of(t, first, j), b = cpu_of(t, last, j);
 		bool on = marked(m, a);
 
-		cat(&s, "%s%s", j ? (n > 1 ? " + " : ",") : "  ",
-		    on ? "\001" : "");
+		append_text(&s, "%s%s", j ? (n > 1 ? " + " : ",") : "  ",
+			    on ? "\001" : "");
 		if (n == 1)
-			cat(&s, "%u", a);
+			append_text(&s, "%u", a);
 		else if (n == 2)
-			cat(&s, "%u,%u", a, b);
+			append_text(&s, "%u,%u", a, b);
 		else if (d == 1)
-			cat(&s, "%u-%u", a, b);
+			append_text(&s, "%u-%u", a, b);
 		else
-			cat(&s, "%u-%u:%d", a, b, d);
-		cat(&s, "%s", on ? "\002" : "");
+			append_text(&s, "%u-%u:%d", a, b, d);
+		append_text(&s, "%s", on ? "\002" : "");
 	}
 	if (c > 1 && n > 1 && !m->legend[0])
 		tell_legend(m, s, units);
-	cat(&s, "%s", kind_word(t, first));
+	append_text(&s, "%s", kind_word(t, first));
 	return s;
 }
 
@@ -363,7 +373,7 @@ static char *share_text(const struct topology *t, const struct share *sh)
 		snprintf(kind, sizeof(kind), "%s ", sh->kind ? "fast" : "slow");
 	else if (sh->kind >= 0)
 		snprintf(of, sizeof(of), " of kind %d", sh->kind);
-	return text("%s per %s%s%s%s%s", size, n, kind, unit, plural, of);
+	return new_text("%s per %s%s%s%s%s", size, n, kind, unit, plural, of);
 }
 
 static bool same_share(const struct share *a, const struct share *b)
@@ -379,11 +389,11 @@ static void cat_wrapped(char **s, size_t *from, const char *sep,
 			const char *item)
 {
 	if (strlen(*s + *from) + strlen(sep) + strlen(item) > WIDTH) {
-		cat(s, "%.*s\n  ", (int)strlen(sep) - 1, sep);
+		append_text(s, "%.*s\n  ", (int)strlen(sep) - 1, sep);
 		*from = strlen(*s) - 2;
 		sep = "";
 	}
-	cat(s, "%s%s", sep, item);
+	append_text(s, "%s%s", sep, item);
 }
 
 /* The caches without lines of their own (all but L3), one item a level:
@@ -403,7 +413,7 @@ static void caches_line(struct map *m)
 	};
 	const struct topology *t = m->t;
 	struct share *seen = need(malloc((t->nobjs + 1) * sizeof(*seen)));
-	char *line = text("%s", "caches:");
+	char *line = new_text("%s", "caches:");
 	size_t from = 0;
 	bool any = false;
 
@@ -428,7 +438,7 @@ static void caches_line(struct map *m)
 			if (nseen > 1) {
 				cat_wrapped(&line, &from, " or ", item);
 			} else {
-				named = text("%s %s", levels[l].name, item);
+				named = new_text("%s %s", levels[l].name, item);
 				cat_wrapped(&line, &from, any ? ", " : " ",
 					    named);
 				free(named);
@@ -449,21 +459,22 @@ static void caches_line(struct map *m)
 static char *size_text(unsigned long long bytes)
 {
 	if (!bytes)
-		return text("%s", "");
+		return new_text("%s", "");
 	if (bytes >= 1ULL << 30)
-		return text(", %.1f GiB", (double)bytes / (double)(1ULL << 30));
-	return text(", %.0f MiB", (double)bytes / (double)(1ULL << 20));
+		return new_text(", %.1f GiB",
+				(double)bytes / (double)(1ULL << 30));
+	return new_text(", %.0f MiB", (double)bytes / (double)(1ULL << 20));
 }
 
 /* " (98.2 GiB free)" after a size, as numactl --hardware has it. */
 static void free_text(char **s, unsigned long long bytes)
 {
 	if (bytes >= 1ULL << 30)
-		cat(s, " (%.1f GiB free)",
-		    (double)bytes / (double)(1ULL << 30));
+		append_text(s, " (%.1f GiB free)",
+			    (double)bytes / (double)(1ULL << 30));
 	else
-		cat(s, " (%.0f MiB free)",
-		    (double)bytes / (double)(1ULL << 20));
+		append_text(s, " (%.0f MiB free)",
+			    (double)bytes / (double)(1ULL << 20));
 }
 
 /* "nvme0n1 (block Disk)" */
@@ -471,10 +482,10 @@ static char *os_text(const struct map *m, int dev)
 {
 	const struct topo_dev *d = &m->t->devs[dev];
 
-	return text("%s (%s%s%s)%s", msg_input(d->name),
-		    devices_type_name(d->type), d->subtype[0] ? " " : "",
-		    msg_input(d->subtype),
-		    m->ctx->near == dev ? " <- --near" : "");
+	return new_text("%s (%s%s%s)%s", msg_input(d->name),
+			devices_type_name(d->type), d->subtype[0] ? " " : "",
+			msg_input(d->subtype),
+			m->ctx->near == dev ? " <- --near" : "");
 }
 
 /* The NUMA nodes and devices attached to o, as lines at indent; where o
@@ -500,20 +511,20 @@ static void attachments(struct map *m, int o, unsigned indent)
 		if (node->attach != o)
 			continue;
 		size = size_text(node->bytes);
-		s = text("numa:%u  node %u%s", n, node->os, size);
+		s = new_text("numa:%u  node %u%s", n, node->os, size);
 		if (t->this_system &&
 		    host_node_free(node->os, &free_bytes) == 0)
 			free_text(&s, free_bytes);
-		cat(&s, "%s%s", node->kind[0] ? " " : "",
-		    msg_input(node->kind));
+		append_text(&s, "%s%s", node->kind[0] ? " " : "",
+			    msg_input(node->kind));
 		cpulist_zero(&cpus);
 		tree_obj_cpus(t, node->attach, &cpus);
 		list = msg_cpus(&cpus);
 		if (width(indent, s) + strlen(list) + 7 <= WIDTH)
-			cat(&s, ", CPUs %s", list);
+			append_text(&s, ", CPUs %s", list);
 		else
-			cat(&s, ", %u CPUs", cpulist_count(&cpus));
-		cat(&s, "%s%s", where, mem ? " <- --mem" : "");
+			append_text(&s, ", %u CPUs", cpulist_count(&cpus));
+		append_text(&s, "%s%s", where, mem ? " <- --mem" : "");
 		add(m, indent, s, -1);
 		free(size);
 	}
@@ -525,13 +536,13 @@ static void attachments(struct map *m, int o, unsigned indent)
 			continue;
 		if (d->type != TOPO_DEV_PCI) {
 			s = os_text(m, (int)i);
-			cat(&s, "%s", where);
+			append_text(&s, "%s", where);
 			add(m, indent, s, -1);
 			continue;
 		}
-		s = text("pci=%s %s%s", d->busid,
-			 devices_class_name(d->pci_class),
-			 m->ctx->near == (int)i ? " <- --near" : "");
+		s = new_text("pci=%s %s%s", d->busid,
+			     devices_class_name(d->pci_class),
+			     m->ctx->near == (int)i ? " <- --near" : "");
 		for (unsigned k = i + 1, on_line = 0;
 		     k < t->ndevs && t->devs[k].pci == (int)i; k++) {
 			char *os = os_text(m, (int)k);
@@ -540,14 +551,15 @@ static void attachments(struct map *m, int o, unsigned indent)
 			if (on_line &&
 			    width(indent, s) + strlen(os) + 2 > WIDTH) {
 				add(m, indent, s, -1);
-				s = text("  %s", os);
+				s = new_text("  %s", os);
 			} else {
-				cat(&s, "%s %s", on_line ? "," : ":", os);
+				append_text(&s, "%s %s", on_line ? "," : ":",
+					    os);
 			}
 			on_line++;
 			free(os);
 		}
-		cat(&s, "%s", where);
+		append_text(&s, "%s", where);
 		add(m, indent, s, -1);
 	}
 }
@@ -665,7 +677,7 @@ static void walk(struct map *m)
 		indent = 2 * (m->level[o] + 1);
 		if (t->objs[o].type == TOPO_L3 ||
 		    t->objs[o].type == TOPO_GROUP) {
-			add(m, indent, text("%s", loc), (int)o);
+			add(m, indent, new_text("%s", loc), (int)o);
 		} else {
 			struct cpuset cpus;
 			const char *list;
@@ -675,11 +687,11 @@ static void walk(struct map *m)
 			list = msg_cpus(&cpus);
 			add(m, indent,
 			    cpulist_empty(&cpus)
-				? text("%s  no usable CPU", loc)
+				? new_text("%s  no usable CPU", loc)
 			    : width(indent, loc) + strlen(list) + 7 <= WIDTH
-				? text("%s  CPUs %s", loc, list)
-				: text("%s  %u CPUs", loc,
-				       cpulist_count(&cpus)),
+				? new_text("%s  CPUs %s", loc, list)
+				: new_text("%s  %u CPUs", loc,
+					   cpulist_count(&cpus)),
 			    -1);
 		}
 		attachments(m, (int)o, indent + 2);
@@ -716,17 +728,18 @@ static void distances(struct map *m)
 	/* Two blanks between columns, one where that keeps to one block. */
 	w += 4 + n * (w + 2) <= WIDTH ? 2 : 1;
 	per = (WIDTH - 4 - 4) / w;
-	add(m, 2, text("%s", "NUMA distances (node numbers):"), -1);
+	add(m, 2, new_text("%s", "NUMA distances (node numbers):"), -1);
 	for (unsigned from = 0; from < n; from += per) {
-		char *s = text("%s", "node");
+		char *s = new_text("%s", "node");
 
 		for (unsigned j = from; j < n && j < from + per; j++)
-			cat(&s, "%*u", (int)w, t->numa[by_os[j]].os);
+			append_text(&s, "%*u", (int)w, t->numa[by_os[j]].os);
 		add(m, 4, s, -1);
 		for (unsigned i = 0; i < n; i++) {
-			s = text("%3u:", t->numa[by_os[i]].os);
+			s = new_text("%3u:", t->numa[by_os[i]].os);
 			for (unsigned j = from; j < n && j < from + per; j++)
-				cat(&s, "%*u", (int)w,
+				append_text(
+				    &s, "%*u", (int)w,
 				    t->distances[by_os[i] * n + by_os[j]]);
 			add(m, 4, s, -1);
 		}
@@ -737,7 +750,7 @@ static void distances(struct map *m)
 /* "words: CPUs list", the list broken after commas to fit. */
 static void add_list(struct map *m, const char *words, const char *list)
 {
-	char *s = text("%s: ", words);
+	char *s = new_text("%s: ", words);
 
 	while (width(2, s) + strlen(list) > WIDTH) {
 		size_t room = WIDTH - width(2, s), cut = 0;
@@ -748,12 +761,12 @@ static void add_list(struct map *m, const char *words, const char *list)
 		if (!cut) /* one item longer than a line */
 			cut = strcspn(list, ",") +
 			      (list[strcspn(list, ",")] != 0);
-		cat(&s, "%.*s", (int)cut, list);
+		append_text(&s, "%.*s", (int)cut, list);
 		add(m, 2, s, -1);
 		list += cut;
-		s = text("%s", "  ");
+		s = new_text("%s", "  ");
 	}
-	cat(&s, "%s", list);
+	append_text(&s, "%s", list);
 	add(m, 2, s, -1);
 }
 
@@ -772,9 +785,9 @@ static void footer(struct map *m, const struct policy_plan *plan)
 			 msg_list(&plan->cpus));
 	if (plan && m->o->mem_given)
 		add(m, 2,
-		    text("memory: %s%s%s", context_mem_arg(m->o),
-			 cpulist_empty(&ctx->mem_nodes) ? "" : " on nodes ",
-			 msg_list(&ctx->mem_nodes)),
+		    new_text("memory: %s%s%s", context_mem_arg(m->o),
+			     cpulist_empty(&ctx->mem_nodes) ? "" : " on nodes ",
+			     msg_list(&ctx->mem_nodes)),
 		    -1);
 }
 
@@ -832,7 +845,7 @@ static void print_map(struct map *m)
 			WIDTH &&
 		    !strncmp(m->lines[i + 1].text, "core:", 5)) {
 			char *both =
-			    text("%s  %s", l->text, m->lines[i + 1].text);
+			    new_text("%s  %s", l->text, m->lines[i + 1].text);
 
 			free(m->lines[i + 1].text);
 			m->lines[i + 1].text = both;
@@ -858,7 +871,7 @@ static void json_object(struct json *j, const struct topology *t, int o)
 	json_string(j, loc);
 	cpulist_zero(&cpus);
 	tree_obj_cpus(t, o, &cpus);
-	output_json_set(j, "cpus", &cpus);
+	json_cpuset(j, "cpus", &cpus);
 	if (tree_type_is_cache(t->objs[o].type)) {
 		json_key(j, "cache_bytes");
 		json_int(j, (long long)t->objs[o].cache_bytes);
@@ -878,7 +891,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_version(&j);
 	json_key(&j, "topology");
 	json_open(&j, '{');
-	output_json_counts(&j, t);
+	json_counts(&j, t);
 	json_key(&j, "kinds");
 	json_int(&j, t->nkinds > 1 ? t->nkinds : 1);
 	json_close(&j, '}');
@@ -948,7 +961,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 		json_string(&j, loc);
 		cpulist_zero(&cpus);
 		tree_obj_cpus(t, t->numa[n].attach, &cpus);
-		output_json_set(&j, "cpus", &cpus);
+		json_cpuset(&j, "cpus", &cpus);
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');
@@ -969,7 +982,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_open(&j, '[');
 	for (unsigned i = 0; i < t->ndevs; i++) {
 		json_open(&j, '{');
-		output_json_device(&j, t, (int)i);
+		json_device(&j, t, (int)i);
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');
@@ -977,16 +990,16 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_open(&j, '{');
 	for (int i = 0; i < EXCL_NREASONS; i++)
 		if (context_exclusion(i)->list)
-			output_json_set(&j, context_exclusion(i)->key,
-					&ctx->excluded[i]);
+			json_cpuset(&j, context_exclusion(i)->key,
+				    &ctx->excluded[i]);
 	json_close(&j, '}');
 	json_key(&j, "placement");
 	if (plan)
-		json_string(&j, msg_list(&plan->cpus));
+		json_cpuset(&j, NULL, &plan->cpus);
 	else
 		json_null(&j);
 	json_close(&j, '}');
-	output_json_print(&j);
+	msg_print_json(&j);
 }
 
 void list_print(const struct context *ctx, const struct options *o,

@@ -2,9 +2,10 @@
 /*
  * message.c: how pinrun speaks on stderr and ends. One format for every
  * message, one place that escapes what the user typed before it is echoed,
- * and the check, at exit, that stdout's text arrived and stderr's did.
- * What a module's error code means in words is errors.c's business, not
- * this file's.
+ * and the check, at exit, that stdout's text arrived and stderr's did;
+ * and every JSON output's line on stdout, which running out of memory
+ * ends the one way. What a module's error code means in words is
+ * errors.c's business, not this file's.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "message.h"
 #include "pinrun.h"
 
@@ -189,4 +191,12 @@ const char *msg_cpus(const struct cpuset *set)
 	const char *text = msg_list(set);
 
 	return text[0] ? text : "(none)";
+}
+
+void msg_print_json(struct json *j)
+{
+	if (j->out.failed)
+		msg_die("out of memory");
+	printf("%s\n", json_text(j));
+	json_free(j);
 }

@@ -38,4 +38,9 @@ const char *msg_input_n(const char *s, size_t len);
 const char *msg_cpus(const struct cpuset *set);
 const char *msg_list(const struct cpuset *set);
 
+/* j's text on stdout, one line, and j freed; out of memory (the text is
+ * incomplete): the message and exit 125. For every JSON output. */
+struct json;
+void msg_print_json(struct json *j);
+
 #endif

@@ -18,6 +18,7 @@
 #include "cpulist.h"
 #include "devices.h"
 #include "errors.h"
+#include "host.h"
 #include "location.h"
 #include "memory.h"
 #include "message.h"
@@ -225,6 +226,7 @@ enum {
 	F_INDEX = 1 << 25, /* --cpus, --hot=SPEC or --same-*=N */
 	F_EMIT = 1 << 26,
 	F_TELL = 1 << 27,
+	F_END = 1 << 28, /* one past the last: keep it last */
 };
 
 static const char *const flag_names[] = {
@@ -235,6 +237,8 @@ static const char *const flag_names[] = {
 	"--near",     "--list",	  "--tid",	"--physical", "--quiet",
 	"an index",   "--emit",	  "--tell",
 };
+_Static_assert((1u << (sizeof(flag_names) / sizeof(flag_names[0]))) == F_END,
+	       "flag_names: one name for each F_ bit");
 
 /* A rule fires when any option of `given` was given, with any of `with`
  * (when not 0) and none of `without`. {opt} in its words names the first

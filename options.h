@@ -9,8 +9,8 @@
 #include <sys/types.h>
 
 #include "emit.h"
-#include "host.h"
 #include "launcher.h"
+#include "mempolicy.h"
 #include "policy.h"
 
 struct options {

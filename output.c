@@ -501,80 +501,12 @@ static void json_objects(struct json *j, const char *objects)
 	json_close(j, ']');
 }
 
-static void json_set(struct json *j, const char *key, const struct cpuset *set)
-{
-	json_key(j, key);
-	json_string(j, msg_list(set));
-}
-
-/* Print j's text on stdout, one line. */
-static void print_json(struct json *j)
-{
-	if (j->out.failed)
-		msg_die("out of memory");
-	printf("%s\n", json_text(j));
-	json_free(j);
-}
-
-void output_json_counts(struct json *j, const struct topology *t)
-{
-	json_key(j, "source");
-	json_string(j, t->source);
-	json_key(j, "packages");
-	json_int(j, tree_count(t, TOPO_PACKAGE));
-	json_key(j, "numa_nodes");
-	json_int(j, t->nnuma);
-	json_key(j, "l3");
-	json_int(j, tree_count(t, TOPO_L3));
-	json_key(j, "cores");
-	json_int(j, tree_count(t, TOPO_CORE));
-	json_key(j, "pus");
-	json_int(j, t->npus);
-}
-
-void output_json_set(struct json *j, const char *key, const struct cpuset *set)
-{
-	json_set(j, key, set);
-}
-
-void output_json_print(struct json *j)
-{
-	print_json(j);
-}
-
-void output_json_device(struct json *j, const struct topology *t, int dev)
-{
-	const struct topo_dev *d = &t->devs[dev];
-	struct cpuset cpus, nodes;
-	char where[64];
-
-	devices_cpus(t, dev, &cpus);
-	tree_local_numa(t, &cpus, &nodes);
-	location_name(t, d->attach, where, sizeof(where));
-	json_key(j, "name");
-	json_string(j, d->name);
-	json_key(j, "type");
-	json_string(j, devices_type_name(d->type));
-	json_key(j, "subtype");
-	json_string(j, d->subtype);
-	json_key(j, "pci");
-	json_string(j, d->busid);
-	if (d->type == TOPO_DEV_PCI) {
-		json_key(j, "class");
-		json_string(j, devices_class_name(d->pci_class));
-	}
-	json_key(j, "local_to");
-	json_string(j, where);
-	json_set(j, "cpus", &cpus);
-	json_set(j, "numa", &nodes);
-}
-
 /* "near": the device and where it is. */
 static void output_json_near(struct json *j, const struct context *ctx)
 {
 	json_key(j, "near");
 	json_open(j, '{');
-	output_json_device(j, ctx->t, ctx->near);
+	json_device(j, ctx->t, ctx->near);
 	json_close(j, '}');
 }
 
@@ -614,7 +546,7 @@ static void output_json_memory(struct json *j, const struct context *ctx,
 	json_open(j, '{');
 	json_key(j, "policy");
 	json_string(j, host_mempolicy_name(o->mem));
-	json_set(j, "nodes", &ctx->mem_nodes);
+	json_cpuset(j, "nodes", &ctx->mem_nodes);
 	json_key(j, "from");
 	json_string(j, from[ctx->mem_from]);
 	json_close(j, '}');
@@ -684,7 +616,7 @@ void output_json(const struct context *ctx, const struct options *o,
 		    o->policy == POLICY_NONE ? "near" : policy_name(o->policy));
 	json_key(&j, "reason");
 	json_string(&j, reasons[plan->reason]);
-	json_set(&j, "cpus", &plan->cpus);
+	json_cpuset(&j, "cpus", &plan->cpus);
 	json_key(&j, "count");
 	json_int(&j, cpulist_count(&plan->cpus));
 	json_key(&j, "objects");
@@ -693,16 +625,16 @@ void output_json(const struct context *ctx, const struct options *o,
 	json_open(&j, '[');
 	for (unsigned i = 0; i < plan->nslots; i++) {
 		policy_slot_cpus(plan, i, &slot);
-		json_string(&j, msg_list(&slot));
+		json_cpuset(&j, NULL, &slot);
 	}
 	json_close(&j, ']');
-	json_set(&j, "numa", &nodes);
-	json_set(&j, "allowed", &ctx->req.allowed);
+	json_cpuset(&j, "numa", &nodes);
+	json_cpuset(&j, "allowed", &ctx->req.allowed);
 	json_key(&j, "excluded");
 	json_open(&j, '{');
 	for (int i = 0; i < EXCL_NREASONS; i++)
-		json_set(&j, context_exclusion(i)->key, &ctx->excluded[i]);
-	json_set(&j, "smt", &plan->smt_dropped);
+		json_cpuset(&j, context_exclusion(i)->key, &ctx->excluded[i]);
+	json_cpuset(&j, "smt", &plan->smt_dropped);
 	json_close(&j, '}');
 	if (ctx->near >= 0)
 		output_json_near(&j, ctx);
@@ -714,19 +646,11 @@ void output_json(const struct context *ctx, const struct options *o,
 		output_json_tell(&j, ctx);
 	json_key(&j, "topology");
 	json_open(&j, '{');
-	output_json_counts(&j, t);
+	json_counts(&j, t);
 	json_close(&j, '}');
 	json_close(&j, '}');
 	free(objects);
-	print_json(&j);
-}
-
-void output_affinity(const char *who, pid_t id, const char *when,
-		     const struct cpuset *set)
-{
-	printf("%s %d's %s affinity list: %s\n", who, (int)id, when,
-	       msg_list(set));
-	fflush(stdout);
+	msg_print_json(&j);
 }
 
 /* The threads of pid with their CPUs, when any two differ: a new array
@@ -794,10 +718,10 @@ void output_show(const struct options *o, const struct topology *t)
 		json_version(&j);
 		json_key(&j, "pid");
 		json_int(&j, pid);
-		json_set(&j, "cpus", &cpus);
+		json_cpuset(&j, "cpus", &cpus);
 		json_key(&j, "objects");
 		json_objects(&j, objects);
-		json_set(&j, "mems", &mems);
+		json_cpuset(&j, "mems", &mems);
 		if (th) {
 			json_key(&j, "threads");
 			json_open(&j, '[');
@@ -807,7 +731,7 @@ void output_show(const struct options *o, const struct topology *t)
 				json_open(&j, '{');
 				json_key(&j, "tid");
 				json_int(&j, th[i].tid);
-				json_set(&j, "cpus", &th[i].cpus);
+				json_cpuset(&j, "cpus", &th[i].cpus);
 				json_key(&j, "objects");
 				json_objects(&j, text);
 				json_close(&j, '}');
@@ -816,7 +740,7 @@ void output_show(const struct options *o, const struct topology *t)
 			json_close(&j, ']');
 		}
 		json_close(&j, '}');
-		print_json(&j);
+		msg_print_json(&j);
 	} else {
 		printf("pid: %d\ncpus: %s\nobjects: %s\nmems: %s\n", (int)pid,
 		       msg_list(&cpus), objects, msg_list(&mems));

@@ -2,7 +2,8 @@
 /*
  * slots.c: follow mode's choice of slot for each new task, and the load
  * bookkeeping behind it. Pure: it knows task ids and slot numbers, not
- * ptrace and not policies (follower.c gives it the slots policy.c made).
+ * ptrace and not policies (follower.c gives it each slot's CPUs, from the
+ * plan policy.c made).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,25 +19,36 @@ struct slot_task {
 
 #define WORD_BITS (8 * sizeof(unsigned long))
 
-int slots_init(struct slots *s, const struct policy_plan *plan)
+/* Slot i's CPUs; slot n is the whole placement, as a plain run binds it. */
+static void slot_set(unsigned n, slots_cpus_fn *cpus, const void *arg,
+		     const struct cpuset *whole, unsigned i, struct cpuset *set)
 {
-	unsigned n = plan->nslots;
+	if (i < n)
+		cpus(arg, i, set);
+	else
+		*set = *whole;
+}
+
+int slots_init(struct slots *s, unsigned n, slots_cpus_fn *cpus,
+	       const void *arg, const struct cpuset *whole)
+{
 	size_t words;
 	int last = -1;
 
 	memset(s, 0, sizeof(*s));
 	tidmap_init(&s->tasks, sizeof(struct slot_task));
-	for (unsigned i = 0; i < plan->slot_start[n]; i++)
-		if ((int)plan->slot_cpus[i] > last)
-			last = (int)plan->slot_cpus[i];
-	if (cpulist_last(&plan->cpus) > last)
-		last = cpulist_last(&plan->cpus);
+	for (unsigned i = 0; i <= n; i++) {
+		struct cpuset set;
+
+		slot_set(n, cpus, arg, whole, i, &set);
+		if (cpulist_last(&set) > last)
+			last = cpulist_last(&set);
+	}
 	/* Masks as short as the highest CPU allows: the kernel reads fewer
 	 * bytes at every placement. */
 	words = (size_t)last / WORD_BITS + 1;
 	s->n = n;
 	s->mask_bytes = words * sizeof(unsigned long);
-	/* Slot n is the whole placement, as a plain run binds it. */
 	s->masks = calloc((size_t)(n + 1) * words, sizeof(unsigned long));
 	s->text = calloc(n + 1, sizeof(*s->text));
 	s->load = calloc(n + 1, sizeof(*s->load));
@@ -46,11 +58,7 @@ int slots_init(struct slots *s, const struct policy_plan *plan)
 	for (unsigned i = 0; i <= n; i++) {
 		struct cpuset set;
 
-		if (i < n) {
-			policy_slot_cpus(plan, i, &set);
-		} else {
-			set = plan->cpus; /* what a plain run binds */
-		}
+		slot_set(n, cpus, arg, whole, i, &set);
 		memcpy(s->masks + (size_t)i * words, set.w, s->mask_bytes);
 		if (!(s->text[i] = cpulist_str(&set)))
 			return -1;

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "policy.h"
+#include "cpulist.h"
 #include "tidmap.h"
 
 struct slots {
@@ -23,8 +23,15 @@ struct slots {
 	struct tidmap tasks;  /* tid -> struct slot_task */
 };
 
-/* The slots of a plan, in its order. Returns 0, or -1 when out of memory. */
-int slots_init(struct slots *s, const struct policy_plan *plan);
+/* Where slot i's CPUs come from: slots_init asks for each slot with the
+ * caller's arg (follower.c answers from the plan). */
+typedef void slots_cpus_fn(const void *arg, unsigned i, struct cpuset *set);
+
+/* n slots (n > 0), in the plan's order, slot i's CPUs given by cpus(arg,
+ * i, ...); whole: the whole placement (slot n). Returns 0, or -1 when out
+ * of memory. */
+int slots_init(struct slots *s, unsigned n, slots_cpus_fn *cpus,
+	       const void *arg, const struct cpuset *whole);
 void slots_free(struct slots *s);
 
 /* Choose a slot for a new task and record it there. parent is the task

@@ -27,7 +27,11 @@ uint64_t topofile_checksum(const void *buf, size_t len)
 	return h;
 }
 
-/* --- writing: the host's byte order, fixed-width fields --------------- */
+/* --- writing ------------------------------------------------------------ */
+
+/* Fixed-width fields in the host's byte order, and the set complete as
+ * the host's words: only the build that wrote the bytes reads them (the
+ * loader is its child; the cache's key names the build). */
 
 static void put32(struct buf *w, uint32_t v)
 {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: BSD-3-Clause
 # The code's shape, checked: the pure modules (Makefile's PURE_OBJS, one
-# archive) reach no system call, and the check itself can fail.
+# archive) reach no system call, and the check itself can fail; the
+# includes keep the layers docs/design.md names.
 
 load test_helper
 
@@ -54,4 +55,38 @@ pure_objects() {
 			fail "docs/design.md calls $f pure, but the Makefile does not check it"
 	done < <(grep '| yes |$' "$REPO/docs/design.md" | grep -o "\`[a-z_]*\\.c\`" | tr -d "\`")
 	[ "$n" -ge 10 ]
+}
+
+# The quoted includes of a file of the repository.
+includes() {
+	sed -n 's/^#include "\(.*\)"$/\1/p' "$REPO/$1"
+}
+
+@test "shape 5: the layers design.md names are the includes' layers" {
+	local f h
+	# output.h and list.h are pinrun.c's alone; neither includes the other.
+	for f in $(cd "$REPO" && ls -- *.c *.h); do
+		case $f in pinrun.c | output.c | list.c) continue ;; esac
+		if h=$(includes "$f" | grep -x 'output\.h\|list\.h'); then
+			fail "$f includes $h"
+		fi
+	done
+	if includes output.c | grep -qx 'list\.h'; then fail "output.c includes list.h"; fi
+	if includes list.c | grep -qx 'output\.h'; then fail "list.c includes output.h"; fi
+	if includes options.h | grep -qx 'host\.h'; then fail "options.h includes host.h"; fi
+	for f in slots.c slots.h; do
+		if includes "$f" | grep -qx 'policy\.h'; then fail "$f includes policy.h"; fi
+	done
+	# The tracer knows nothing of pinrun.
+	for f in follow.c follow_notify.c follow_start.c follow.h follow_notify.h follow_trace.h; do
+		while read -r h; do
+			case $h in
+			follow.h | follow_notify.h | follow_trace.h | host.h | tidmap.h | exitcode.h) ;;
+			*) fail "the tracer's $f includes $h" ;;
+			esac
+		done < <(includes "$f")
+	done
+	for f in exitcode.h mempolicy.h; do
+		[ -z "$(includes "$f")" ] || fail "$f, a leaf header, includes $(includes "$f")"
+	done
 }

@@ -3,16 +3,32 @@
 #include "check.h"
 #include "slots.h"
 
-/* Three slots: CPU 0, CPU 2, CPUs 1 and 3. */
+/* slots_init's source of CPUs here: an array of sets. */
+static void from_sets(const void *sets, unsigned i, struct cpuset *set)
+{
+	*set = ((const struct cpuset *)sets)[i];
+}
+
+/* n slots of the CPU lists given, the whole placement's last. */
+static void slots_of(struct slots *s, unsigned n, const char *const *lists)
+{
+	struct cpuset sets[4];
+	struct cpulist_error err;
+
+	for (unsigned i = 0; i <= n; i++) {
+		cpulist_zero(&sets[i]);
+		EXPECT(!lists[i][0] ||
+		       cpulist_parse_list(lists[i], &sets[i], &err) == 0);
+	}
+	EXPECT(slots_init(s, n, from_sets, sets, &sets[n]) == 0);
+}
+
+/* Three slots: CPU 0, CPU 2, CPUs 1 and 3; an empty whole. */
 static void three(struct slots *s)
 {
-	static unsigned start[] = { 0, 1, 2, 4 };
-	static unsigned cpus[] = { 0, 2, 1, 3 };
-	struct policy_plan plan = { .nslots = 3,
-				    .slot_start = start,
-				    .slot_cpus = cpus };
+	static const char *const lists[] = { "0", "2", "1,3", "" };
 
-	EXPECT(slots_init(s, &plan) == 0);
+	slots_of(s, 3, lists);
 }
 
 static unsigned long mask_word(const struct slots *s, unsigned slot)
@@ -33,6 +49,16 @@ TEST(masks_and_text)
 	EXPECT(!strcmp(s.text[0], "0"));
 	EXPECT(!strcmp(s.text[2], "1,3"));
 	EXPECT(!strcmp(s.text[1], "2"));
+	slots_free(&s);
+	/* The masks are as long as the highest CPU, a slot's or the whole
+	 * placement's, needs. */
+	slots_of(&s, 1, (const char *const[]){ "0", "0,64" });
+	EXPECT(s.mask_bytes == 2 * sizeof(unsigned long));
+	EXPECT(!strcmp(s.text[1], "0,64"));
+	slots_free(&s);
+	slots_of(&s, 2, (const char *const[]){ "0", "65", "0" });
+	EXPECT(s.mask_bytes == 2 * sizeof(unsigned long));
+	EXPECT(mask_word(&s, 1) == 0 && mask_word(&s, 2) == 0x1);
 	slots_free(&s);
 }
 
@@ -118,17 +144,10 @@ TEST(moves_and_reused_tids)
 
 TEST(the_command_on_the_whole_placement)
 {
-	static unsigned start[] = { 0, 1, 2 };
-	static unsigned cpus[] = { 0, 1 };
-	struct policy_plan plan = { .nslots = 2,
-				    .slot_start = start,
-				    .slot_cpus = cpus };
+	static const char *const lists[] = { "0", "1", "0-1" };
 	struct slots s;
 
-	cpulist_zero(&plan.cpus);
-	cpulist_add(&plan.cpus, 0);
-	cpulist_add(&plan.cpus, 1);
-	EXPECT(slots_init(&s, &plan) == 0);
+	slots_of(&s, 2, lists);
 	EXPECT(mask_word(&s, 2) == 0x3 && !strcmp(s.text[2], "0-1"));
 	EXPECT(slots_whole(&s, 100) == 2);
 	EXPECT(slots_slot_of(&s, 100) == 2 && slots_slot_of(&s, 5) == -1);
