@@ -32,20 +32,22 @@ double context_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static const struct context_exclusion exclusions[EXCL_NREASONS] = {
-	[EXCL_OFFLINE] = { "offline", "offline", "offline CPUs", NULL },
-	[EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset",
-			  "CPUs not in the cgroup's cpuset", NULL },
-	[EXCL_UNUSABLE] = { "unusable", "offline or disallowed by a cgroup",
-			    "offline or disallowed CPUs", NULL },
-	[EXCL_AFFINITY] = { "affinity",
-			    "not in the inherited affinity (use --all to "
-			    "include them)",
-			    "CPUs outside pinrun's affinity (--all takes them)",
-			    NULL },
-	[EXCL_KIND] = { "kind", NULL, NULL, "core kind" },
-	[EXCL_NEAR] = { "near", NULL, NULL, "device's CPUs" },
-	[EXCL_SHARE] = { "share", NULL, NULL, "share" },
+static const struct context_exclusion exclusions[CONTEXT_EXCL_NREASONS] = {
+	[CONTEXT_EXCL_OFFLINE] = { "offline", "offline", "offline CPUs", NULL },
+	[CONTEXT_EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset",
+				  "CPUs not in the cgroup's cpuset", NULL },
+	[CONTEXT_EXCL_UNUSABLE] = { "unusable",
+				    "offline or disallowed by a cgroup",
+				    "offline or disallowed CPUs", NULL },
+	[CONTEXT_EXCL_AFFINITY] = { "affinity",
+				    "not in the inherited affinity (use "
+				    "--all to include them)",
+				    "CPUs outside pinrun's affinity (--all "
+				    "takes them)",
+				    NULL },
+	[CONTEXT_EXCL_KIND] = { "kind", NULL, NULL, "core kind" },
+	[CONTEXT_EXCL_NEAR] = { "near", NULL, NULL, "device's CPUs" },
+	[CONTEXT_EXCL_SHARE] = { "share", NULL, NULL, "share" },
 };
 
 const struct context_exclusion *context_exclusion(enum exclusion why)
@@ -112,10 +114,11 @@ static void read_share(struct context *ctx, const struct options *o,
 			    &e) < 0)
 		msg_die("%s", errors_launcher(o->share, &e, false));
 	cpulist_and(&in, &ctx->req.allowed, &ctx->share.mask);
-	if (launcher_part(ctx->t, &ctx->share, &in, o->smt == SMT_ALL, &part,
-			  &e) < 0)
-		msg_die("%s", errors_launcher(o->share, &e, o->smt == SMT_ALL));
-	narrow(ctx, &part, EXCL_SHARE);
+	if (launcher_part(ctx->t, &ctx->share, &in, o->smt == POLICY_SMT_ALL,
+			  &part, &e) < 0)
+		msg_die("%s", errors_launcher(o->share, &e,
+					      o->smt == POLICY_SMT_ALL));
+	narrow(ctx, &part, CONTEXT_EXCL_SHARE);
 }
 
 /* --near: keep to the CPUs of the object the device hangs from. */
@@ -143,7 +146,7 @@ static void read_near(struct context *ctx, const struct options *o)
 			o->all || !t->this_system
 			    ? ""
 			    : " (use --all to leave the inherited mask)");
-	narrow(ctx, &ctx->near_cpus, EXCL_NEAR);
+	narrow(ctx, &ctx->near_cpus, CONTEXT_EXCL_NEAR);
 }
 
 /* --near=gpu: rank's GPU (into *gpu) and its part of base: the GPU's
@@ -172,11 +175,11 @@ static bool gpu_part(const struct context *ctx, const struct options *o,
 	cpulist_and(&in, base, &near);
 	if (cpulist_empty(&in))
 		return false;
-	if (policy_share(t, &in, o->smt == SMT_ALL, (unsigned)*pos,
+	if (policy_share(t, &in, o->smt == POLICY_SMT_ALL, (unsigned)*pos,
 			 (unsigned)*same, part, &pe) == 0)
 		return true;
 	/* More ranks than units near it: one each, round them. */
-	return pe.value2 && policy_share(t, &in, o->smt == SMT_ALL,
+	return pe.value2 && policy_share(t, &in, o->smt == POLICY_SMT_ALL,
 					 (unsigned)(*pos % pe.value2),
 					 (unsigned)pe.value2, part, &pe) == 0;
 }
@@ -229,8 +232,8 @@ static void read_near_gpu(struct context *ctx, const struct options *o,
 	}
 	free(gpus);
 	devices_cpus(ctx->t, ctx->near, &ctx->near_cpus);
-	narrow(ctx, &ctx->near_cpus, EXCL_NEAR);
-	narrow(ctx, &part, EXCL_SHARE);
+	narrow(ctx, &ctx->near_cpus, CONTEXT_EXCL_NEAR);
+	narrow(ctx, &part, CONTEXT_EXCL_SHARE);
 }
 
 /* The CPUs the topology has but cannot be used, by reason. */
@@ -241,11 +244,11 @@ static void unusable(struct context *ctx)
 
 	cpulist_andnot(&gone, &t->complete, &t->usable);
 	if (!t->this_system || host_online(&online) < 0) {
-		ctx->excluded[EXCL_UNUSABLE] = gone;
+		ctx->excluded[CONTEXT_EXCL_UNUSABLE] = gone;
 		return;
 	}
-	cpulist_andnot(&ctx->excluded[EXCL_OFFLINE], &gone, &online);
-	cpulist_and(&ctx->excluded[EXCL_CGROUP], &gone, &online);
+	cpulist_andnot(&ctx->excluded[CONTEXT_EXCL_OFFLINE], &gone, &online);
+	cpulist_and(&ctx->excluded[CONTEXT_EXCL_CGROUP], &gone, &online);
 }
 
 void context_fill(struct context *ctx, const struct options *o,
@@ -270,13 +273,13 @@ void context_fill(struct context *ctx, const struct options *o,
 		if ((r = host_get_affinity(0, &set)) < 0)
 			msg_die("cannot read pinrun's affinity: %s",
 				strerror(-r));
-		narrow(ctx, &set, EXCL_AFFINITY);
+		narrow(ctx, &set, CONTEXT_EXCL_AFFINITY);
 	}
 	/* What the launcher gave pinrun, before --kind narrows it. */
 	mask = req->allowed;
 	if (o->kind != CORE_KIND_ANY) {
 		policy_kind_cpus(t, o->kind, &set);
-		narrow(ctx, &set, EXCL_KIND);
+		narrow(ctx, &set, CONTEXT_EXCL_KIND);
 	}
 	if (o->near && !strcmp(o->near, "gpu"))
 		read_near_gpu(ctx, o, t->this_system ? &mask : NULL);
@@ -286,14 +289,14 @@ void context_fill(struct context *ctx, const struct options *o,
 		read_share(ctx, o, t->this_system ? &mask : NULL);
 	if (o->spec)
 		read_spec(ctx, o);
-	else if (o->physical && o->which == WHICH_INDEX)
+	else if (o->physical && o->which == POLICY_WHICH_INDEX)
 		physical_index(ctx, o);
 	/* --near alone places on every allowed CPU near the device. */
 	if (o->near && o->policy == POLICY_NONE) {
 		req->kind = POLICY_CPUS;
 		req->cpus = req->allowed;
 	}
-	if (t->this_system && req->which == WHICH_CURRENT) {
+	if (t->this_system && req->which == POLICY_WHICH_CURRENT) {
 		r = o->pid ? host_last_cpu(o->pid) : host_current_cpu();
 		if (r == -ENOENT && o->pid)
 			msg_die("no %s %d",
@@ -306,17 +309,18 @@ void context_fill(struct context *ctx, const struct options *o,
 		    !cpulist_has(&req->allowed, (unsigned)r)) {
 			ctx->outside = true;
 			ctx->outside_why =
-			    cpulist_has(&ctx->excluded[EXCL_SHARE], (unsigned)r)
-				? EXCL_SHARE
-			    : cpulist_has(&ctx->excluded[EXCL_NEAR],
+			    cpulist_has(&ctx->excluded[CONTEXT_EXCL_SHARE],
+					(unsigned)r)
+				? CONTEXT_EXCL_SHARE
+			    : cpulist_has(&ctx->excluded[CONTEXT_EXCL_NEAR],
 					  (unsigned)r)
-				? EXCL_NEAR
-				: EXCL_KIND;
+				? CONTEXT_EXCL_NEAR
+				: CONTEXT_EXCL_KIND;
 			r = -1;
 		}
 		req->current_cpu = r;
 	}
-	if (t->this_system && req->which == WHICH_IDLE &&
+	if (t->this_system && req->which == POLICY_WHICH_IDLE &&
 	    host_sample_busy(busy, CPULIST_MAX, CONTEXT_IDLE_SAMPLE_MS) == 0) {
 		req->busy = busy;
 		req->busy_len = CPULIST_MAX;
@@ -471,7 +475,8 @@ void context_parts(const struct context *ctx, const struct options *o,
 		msg_die("out of memory");
 	*count = n;
 	/* What the share was cut from: the allowed set before it. */
-	cpulist_or(&before, &ctx->req.allowed, &ctx->excluded[EXCL_SHARE]);
+	cpulist_or(&before, &ctx->req.allowed,
+		   &ctx->excluded[CONTEXT_EXCL_SHARE]);
 	cpulist_and(&in, &before, &d->mask);
 	for (unsigned i = 0; i < n; i++) {
 		struct launcher_decision other = *d;
@@ -498,10 +503,12 @@ void context_parts(const struct context *ctx, const struct options *o,
 				    "--near=gpu: none of the CPUs near rank "
 				    "%u's GPU is in the allowed set %s",
 				    i, msg_cpus(&ctx->gpu_base));
-		} else if (launcher_part(ctx->t, &other, &in, o->smt == SMT_ALL,
-					 &req.allowed, &le) < 0)
-			msg_die("%s", errors_launcher(o->share, &le,
-						      o->smt == SMT_ALL));
+		} else if (launcher_part(ctx->t, &other, &in,
+					 o->smt == POLICY_SMT_ALL, &req.allowed,
+					 &le) < 0)
+			msg_die("%s",
+				errors_launcher(o->share, &le,
+						o->smt == POLICY_SMT_ALL));
 		if (o->near && o->policy == POLICY_NONE)
 			req.cpus = req.allowed;
 		req.current_cpu = -1;

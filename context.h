@@ -20,14 +20,14 @@
 /* Why CPUs of the machine are not in the allowed set, in the order they
  * are taken out. */
 enum exclusion {
-	EXCL_OFFLINE,  /* offline (this machine) */
-	EXCL_CGROUP,   /* not in the cgroup's cpuset (this machine) */
-	EXCL_UNUSABLE, /* offline or disallowed (another machine's) */
-	EXCL_AFFINITY, /* outside pinrun's inherited affinity */
-	EXCL_KIND,     /* not of the --kind asked for */
-	EXCL_NEAR,     /* not near the --near device */
-	EXCL_SHARE,    /* in the other parts of --share */
-	EXCL_NREASONS
+	CONTEXT_EXCL_OFFLINE,  /* offline (this machine) */
+	CONTEXT_EXCL_CGROUP,   /* not in the cgroup's cpuset (this machine) */
+	CONTEXT_EXCL_UNUSABLE, /* offline or disallowed (another machine's) */
+	CONTEXT_EXCL_AFFINITY, /* outside pinrun's inherited affinity */
+	CONTEXT_EXCL_KIND,     /* not of the --kind asked for */
+	CONTEXT_EXCL_NEAR,     /* not near the --near device */
+	CONTEXT_EXCL_SHARE,    /* in the other parts of --share */
+	CONTEXT_EXCL_NREASONS
 };
 
 /* How each reason is worded, in context.c's one table. */
@@ -55,7 +55,7 @@ enum mem_from {
 struct context {
 	const struct topology *t;
 	struct policy_request req; /* what policy.c is asked */
-	struct cpuset excluded[EXCL_NREASONS];
+	struct cpuset excluded[CONTEXT_EXCL_NREASONS];
 	struct cpuset spec_dropped;	/* a mask's CPUs beyond the machine's,
 					 * dropped as taskset drops them */
 	struct launcher_decision share; /* share.count 0: no --share */

@@ -423,7 +423,7 @@ const char *errors_policy(const struct policy_error *e,
 	struct fields f = {
 		.what = pf->what,
 		.level = policy_desc(pf->kind)->noun,
-		.units = units_word(pf->smt == SMT_ALL, e->value2),
+		.units = units_word(pf->smt == POLICY_SMT_ALL, e->value2),
 		.spec = pf->spec ? msg_input(pf->spec) : "",
 		.allowed = pf->allowed ? msg_cpus(pf->allowed) : "",
 		.usable = pf->usable ? msg_cpus(pf->usable) : "",

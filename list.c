@@ -774,7 +774,7 @@ static void footer(struct map *m, const struct policy_plan *plan)
 {
 	const struct context *ctx = m->ctx;
 
-	for (int i = 0; i < EXCL_NREASONS; i++)
+	for (int i = 0; i < CONTEXT_EXCL_NREASONS; i++)
 		if (context_exclusion(i)->list &&
 		    !cpulist_empty(&ctx->excluded[i]))
 			add_list(m, context_exclusion(i)->list,
@@ -988,7 +988,7 @@ static void json_map(const struct map *m, const struct policy_plan *plan)
 	json_close(&j, ']');
 	json_key(&j, "excluded");
 	json_open(&j, '{');
-	for (int i = 0; i < EXCL_NREASONS; i++)
+	for (int i = 0; i < CONTEXT_EXCL_NREASONS; i++)
 		if (context_exclusion(i)->list)
 			json_cpuset(&j, context_exclusion(i)->key,
 				    &ctx->excluded[i]);

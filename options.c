@@ -361,11 +361,12 @@ static unsigned given_flags(const struct options *o)
 {
 	return F_ANY | (o->policy != POLICY_NONE ? F_POLICY : 0) |
 	       (o->policy == POLICY_CPUS ? F_CPUS : 0) |
-	       (o->smt == SMT_ALL ? F_SMT : 0) |
-	       (o->smt == SMT_ONE ? F_NO_SMT : 0) | (o->all ? F_ALL : 0) |
-	       (o->mem_given ? F_MEM : 0) | (o->dry_run ? F_DRY_RUN : 0) |
-	       (o->explain ? F_EXPLAIN : 0) | (o->json ? F_JSON : 0) |
-	       (o->show ? F_SHOW : 0) | (o->pid && !o->show ? F_PID : 0) |
+	       (o->smt == POLICY_SMT_ALL ? F_SMT : 0) |
+	       (o->smt == POLICY_SMT_ONE ? F_NO_SMT : 0) |
+	       (o->all ? F_ALL : 0) | (o->mem_given ? F_MEM : 0) |
+	       (o->dry_run ? F_DRY_RUN : 0) | (o->explain ? F_EXPLAIN : 0) |
+	       (o->json ? F_JSON : 0) | (o->show ? F_SHOW : 0) |
+	       (o->pid && !o->show ? F_PID : 0) |
 	       (o->topology ? F_TOPOLOGY : 0) | (o->follow ? F_FOLLOW : 0) |
 	       (o->threads ? F_THREADS : 0) | (o->wait_all ? F_WAIT_ALL : 0) |
 	       (o->report ? F_REPORT : 0) | (o->share ? F_SHARE : 0) |
@@ -374,7 +375,7 @@ static unsigned given_flags(const struct options *o)
 	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
 	       (o->quiet ? F_QUIET : 0) | (o->emit ? F_EMIT : 0) |
 	       (o->tell ? F_TELL : 0) |
-	       (o->spec || o->which == WHICH_INDEX ? F_INDEX : 0);
+	       (o->spec || o->which == POLICY_WHICH_INDEX ? F_INDEX : 0);
 }
 
 /* --- values --------------------------------------------------------------- */
@@ -461,7 +462,7 @@ static void parse_which(struct options *o, const struct policy_desc *p,
 	static const char *const words[] = { "current", "idle" };
 	unsigned long n;
 
-	o->which = WHICH_CURRENT;
+	o->which = POLICY_WHICH_CURRENT;
 	if (!arg)
 		return;
 	if (p->value == POLICY_VALUE_COUNT) {
@@ -483,10 +484,10 @@ static void parse_which(struct options *o, const struct policy_desc *p,
 	if (!strcmp(arg, "current"))
 		return;
 	if (!strcmp(arg, "idle")) {
-		o->which = WHICH_IDLE;
+		o->which = POLICY_WHICH_IDLE;
 		return;
 	}
-	o->which = WHICH_INDEX;
+	o->which = POLICY_WHICH_INDEX;
 	if (p->value == POLICY_VALUE_PU) {
 		const char *hint = near_word(p->name, arg, words, 2);
 
@@ -1002,10 +1003,11 @@ const struct options *options_parse(int argc, char **argv)
 		switch (c) {
 		case OPT_SMT:
 		case OPT_NO_SMT:
-			if (o.smt != SMT_DEFAULT &&
-			    o.smt != (c == OPT_SMT ? SMT_ALL : SMT_ONE))
+			if (o.smt != POLICY_SMT_DEFAULT &&
+			    o.smt != (c == OPT_SMT ? POLICY_SMT_ALL
+						   : POLICY_SMT_ONE))
 				msg_usage("--smt and --no-smt both given");
-			o.smt = c == OPT_SMT ? SMT_ALL : SMT_ONE;
+			o.smt = c == OPT_SMT ? POLICY_SMT_ALL : POLICY_SMT_ONE;
 			break;
 		case OPT_ALL:
 			o.all = true;

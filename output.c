@@ -234,10 +234,10 @@ static void explain_share(const struct context *ctx, bool pus)
 
 	if (d->kind != LAUNCHER_GIVEN)
 		explain_launcher(ctx);
-	if (!cpulist_empty(&ctx->excluded[EXCL_SHARE]))
+	if (!cpulist_empty(&ctx->excluded[CONTEXT_EXCL_SHARE]))
 		snprintf(excluded, sizeof(excluded),
 			 "; excluded %s: the other shares",
-			 msg_cpus(&ctx->excluded[EXCL_SHARE]));
+			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_SHARE]));
 	if (d->wrapped)
 		msg_note("share %lu of %lu: the %lu ranks that share CPUs %s "
 			 "outnumber its %lu %s: one each, round them: CPUs "
@@ -283,9 +283,9 @@ static void explain_near(const struct context *ctx, const struct options *o)
 	else
 		msg_note("near %s: local to %s, CPUs %s", dev, where,
 			 msg_cpus(&ctx->near_cpus));
-	if (!cpulist_empty(&ctx->excluded[EXCL_NEAR]))
+	if (!cpulist_empty(&ctx->excluded[CONTEXT_EXCL_NEAR]))
 		msg_note("excluded %s: not near %s",
-			 msg_cpus(&ctx->excluded[EXCL_NEAR]),
+			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_NEAR]),
 			 msg_input(o->near));
 }
 
@@ -311,9 +311,10 @@ static void explain_gpu(const struct context *ctx)
 			     ? ctx->gpu_rank % ctx->gpus
 			     : ctx->gpu_rank + ctx->gpus);
 	msg_note("near gpu: local to CPUs %s%s", msg_cpus(&ctx->near_cpus),
-		 cpulist_empty(&ctx->excluded[EXCL_NEAR]) ? ""
-							  : "; the others are "
-							    "excluded");
+		 cpulist_empty(&ctx->excluded[CONTEXT_EXCL_NEAR])
+		     ? ""
+		     : "; the others are "
+		       "excluded");
 	if (ctx->gpu_same > 1)
 		msg_note("near gpu: %lu ranks have GPUs local to these CPUs: "
 			 "rank %lu takes part %lu of them, CPUs %s",
@@ -326,7 +327,7 @@ static void explain_exclusions(const struct context *ctx,
 {
 	const struct topology *t = ctx->t;
 
-	for (int i = 0; i < EXCL_NREASONS; i++)
+	for (int i = 0; i < CONTEXT_EXCL_NREASONS; i++)
 		if (context_exclusion(i)->explain &&
 		    !cpulist_empty(&ctx->excluded[i]))
 			msg_note("excluded %s: %s", msg_cpus(&ctx->excluded[i]),
@@ -336,7 +337,7 @@ static void explain_exclusions(const struct context *ctx,
 			 "changes nothing");
 	if (o->kind != CORE_KIND_ANY && t->nkinds > 1)
 		msg_note("excluded %s: not of the %s kind (--kind=%s)",
-			 msg_cpus(&ctx->excluded[EXCL_KIND]),
+			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_KIND]),
 			 policy_core_kind(o->kind)->words,
 			 policy_core_kind(o->kind)->name);
 	if (ctx->gpu_class && ctx->share.count &&
@@ -347,7 +348,7 @@ static void explain_exclusions(const struct context *ctx,
 	else if (ctx->near >= 0)
 		explain_near(ctx, o);
 	if (ctx->share.count && !ctx->gpu_class)
-		explain_share(ctx, o->smt == SMT_ALL);
+		explain_share(ctx, o->smt == POLICY_SMT_ALL);
 	if (ctx->outside)
 		msg_note("pinrun runs outside its %s: 'current' means the "
 			 "first candidate inside it",
@@ -400,7 +401,7 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 
 	enum policy_value value = policy_desc(o->policy)->value;
 
-	if (!t->this_system && o->which != WHICH_INDEX &&
+	if (!t->this_system && o->which != POLICY_WHICH_INDEX &&
 	    (value == POLICY_VALUE_PU || value == POLICY_VALUE_DOMAIN))
 		msg_note("planning for another machine: 'current' and 'idle' "
 			 "mean the first candidate");
@@ -632,7 +633,7 @@ void output_json(const struct context *ctx, const struct options *o,
 	json_cpuset(&j, "allowed", &ctx->req.allowed);
 	json_key(&j, "excluded");
 	json_open(&j, '{');
-	for (int i = 0; i < EXCL_NREASONS; i++)
+	for (int i = 0; i < CONTEXT_EXCL_NREASONS; i++)
 		json_cpuset(&j, context_exclusion(i)->key, &ctx->excluded[i]);
 	json_cpuset(&j, "smt", &plan->smt_dropped);
 	json_close(&j, '}');

@@ -94,14 +94,14 @@ static int pick_domain(const struct topology *t,
 	double best = 2.0;
 	int pick = -1;
 
-	if (req->which == WHICH_INDEX) {
+	if (req->which == POLICY_WHICH_INDEX) {
 		if (req->index >= d->count)
 			return fail(err, POLICY_E_NO_SUCH, req->index,
 				    d->count);
 		plan->reason = POLICY_REASON_GIVEN;
 		return (int)req->index;
 	}
-	if (req->which == WHICH_CURRENT && req->current_cpu >= 0 &&
+	if (req->which == POLICY_WHICH_CURRENT && req->current_cpu >= 0 &&
 	    !cpulist_has(&req->allowed, (unsigned)req->current_cpu))
 		return fail(err, POLICY_E_CURRENT, (unsigned)req->current_cpu,
 			    0);
@@ -113,14 +113,15 @@ static int pick_domain(const struct topology *t,
 		n = cpulist_count(&cpus);
 		if (!n)
 			continue;
-		if (req->which == WHICH_CURRENT && req->current_cpu >= 0) {
+		if (req->which == POLICY_WHICH_CURRENT &&
+		    req->current_cpu >= 0) {
 			if (cpulist_has(&cpus, (unsigned)req->current_cpu)) {
 				plan->reason = POLICY_REASON_CURRENT;
 				return (int)i;
 			}
 			continue;
 		}
-		if (req->which == WHICH_IDLE && req->busy) {
+		if (req->which == POLICY_WHICH_IDLE && req->busy) {
 			for (int c = cpulist_next(&cpus, -1); c >= 0;
 			     c = cpulist_next(&cpus, c))
 				sum += busy_of(req, (unsigned)c);
@@ -134,7 +135,8 @@ static int pick_domain(const struct topology *t,
 		plan->reason = POLICY_REASON_FIRST;
 		return (int)i;
 	}
-	if (pick < 0 && req->which == WHICH_CURRENT && req->current_cpu >= 0)
+	if (pick < 0 && req->which == POLICY_WHICH_CURRENT &&
+	    req->current_cpu >= 0)
 		return fail(err, POLICY_E_NOT_UNDER, (unsigned)req->current_cpu,
 			    0);
 	if (pick < 0)
@@ -170,7 +172,7 @@ static int plan_domain(const struct topology *t,
 	obj_allowed(t, plan->domain, &req->allowed, &plan->cpus);
 	if (cpulist_empty(&plan->cpus))
 		return fail(err, POLICY_E_DOMAIN_EMPTY, (unsigned)i, 0);
-	if (req->smt == SMT_ONE)
+	if (req->smt == POLICY_SMT_ONE)
 		one_per_core(t, &plan->cpus, &plan->smt_dropped);
 	return 0;
 }
@@ -196,7 +198,7 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 
 	if (cpulist_empty(&req->allowed))
 		return fail(err, POLICY_E_NOTHING, 0, 0);
-	if (req->which == WHICH_INDEX) {
+	if (req->which == POLICY_WHICH_INDEX) {
 		unsigned n = cpulist_count(&req->cpus);
 
 		if (n != 1)
@@ -205,12 +207,13 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 			return -1;
 		cpu = cpulist_next(&req->cpus, -1);
 		plan->reason = POLICY_REASON_GIVEN;
-	} else if (req->which == WHICH_CURRENT && req->current_cpu >= 0) {
+	} else if (req->which == POLICY_WHICH_CURRENT &&
+		   req->current_cpu >= 0) {
 		cpu = req->current_cpu;
 		if (!cpulist_has(&req->allowed, (unsigned)cpu))
 			return fail(err, POLICY_E_CURRENT, (unsigned)cpu, 0);
 		plan->reason = POLICY_REASON_CURRENT;
-	} else if (req->which == WHICH_IDLE && req->busy) {
+	} else if (req->which == POLICY_WHICH_IDLE && req->busy) {
 		/* The fastest kind first, then the idlest core (siblings
 		 * included: they share it), then the idlest PU of it. */
 		double best_core = 1e9, best_pu = 1e9;
@@ -238,7 +241,7 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 	} else {
 		/* No sample: the first candidate, of the fastest kind for
 		 * idle (a hybrid machine's P-cores). */
-		int kind = req->which == WHICH_IDLE
+		int kind = req->which == POLICY_WHICH_IDLE
 			       ? fastest_allowed_kind(t, &req->allowed)
 			       : -2;
 
@@ -252,7 +255,7 @@ static int plan_hot(const struct topology *t, const struct policy_request *req,
 		return fail(err, POLICY_E_NOTHING, 0, 0);
 	cpulist_add(&plan->cpus, (unsigned)cpu);
 	plan->domain = t->pus[t->pu_by_os[cpu]];
-	if (req->smt == SMT_ALL) {
+	if (req->smt == POLICY_SMT_ALL) {
 		int core = tree_core_of(t, (unsigned)cpu);
 
 		obj_allowed(t, core, &req->allowed, &plan->cpus);
@@ -323,7 +326,8 @@ static int plan_spread(const struct topology *t,
 	 * PU; it counts once for every object above it. */
 	for (unsigned i = 0; i < t->npus; i++) {
 		unsigned cpu = tree_pu_os(t, i);
-		int unit = req->smt == SMT_ALL ? t->pus[i] : t->pu_core[i];
+		int unit =
+		    req->smt == POLICY_SMT_ALL ? t->pus[i] : t->pu_core[i];
 
 		/* A core's PUs come in CPU order: its first allowed one
 		 * stands for it, as core:all.pu:0 does in hwloc. */

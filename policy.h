@@ -22,21 +22,22 @@ enum policy_kind {
 
 /* Which domain (or PU for --hot) the policy takes. */
 enum policy_which {
-	WHICH_CURRENT, /* where pinrun (or --pid's target) runs */
-	WHICH_IDLE,    /* the least busy, from a load sample */
-	WHICH_INDEX,   /* given: a CPU set for --hot, a logical index else */
+	POLICY_WHICH_CURRENT, /* where pinrun (or --pid's target) runs */
+	POLICY_WHICH_IDLE,    /* the least busy, from a load sample */
+	POLICY_WHICH_INDEX, /* given: a CPU set for --hot, a logical index else
+			     */
 };
 
 enum policy_smt {
-	SMT_DEFAULT, /* the policy's own choice */
-	SMT_ALL,     /* --smt: every PU of each chosen core */
-	SMT_ONE,     /* --no-smt: one PU per core */
+	POLICY_SMT_DEFAULT, /* the policy's own choice */
+	POLICY_SMT_ALL,	    /* --smt: every PU of each chosen core */
+	POLICY_SMT_ONE,	    /* --no-smt: one PU per core */
 };
 
 struct policy_request {
 	enum policy_kind kind;
 	enum policy_which which;
-	unsigned index; /* WHICH_INDEX for the domain policies */
+	unsigned index; /* POLICY_WHICH_INDEX for the domain policies */
 	unsigned n;	/* --spread=N; 0 means every unit */
 	enum policy_smt smt;
 	struct cpuset cpus;    /* --cpus, and --hot=CPU */

@@ -192,29 +192,29 @@ static inline void fuzz_check_policies(const struct topology *t, bool strict)
 	req.kind = POLICY_HOT;
 	fuzz_check_plan(t, &req, strict);
 	if (first >= 0) {
-		req.which = WHICH_INDEX;
+		req.which = POLICY_WHICH_INDEX;
 		cpulist_add(&req.cpus, (unsigned)cpulist_last(&t->usable));
 		fuzz_check_plan(t, &req, strict);
 	}
 	for (size_t i = 0; i < sizeof(domains) / sizeof(domains[0]); i++) {
 		req.kind = domains[i];
-		req.which = WHICH_CURRENT;
-		req.smt = SMT_DEFAULT;
+		req.which = POLICY_WHICH_CURRENT;
+		req.smt = POLICY_SMT_DEFAULT;
 		fuzz_check_plan(t, &req, strict);
-		req.which = WHICH_INDEX;
+		req.which = POLICY_WHICH_INDEX;
 		req.index = 1;
-		req.smt = SMT_ONE;
+		req.smt = POLICY_SMT_ONE;
 		fuzz_check_plan(t, &req, strict);
 	}
 	req.kind = POLICY_SPREAD;
-	req.which = WHICH_CURRENT;
+	req.which = POLICY_WHICH_CURRENT;
 	for (unsigned n = 0; n < 3; n++) {
 		req.n = n;
-		req.smt = n == 2 ? SMT_ALL : SMT_DEFAULT;
+		req.smt = n == 2 ? POLICY_SMT_ALL : POLICY_SMT_DEFAULT;
 		fuzz_check_plan(t, &req, strict);
 	}
 	req.n = 0;
-	req.smt = SMT_DEFAULT;
+	req.smt = POLICY_SMT_DEFAULT;
 	req.kind = POLICY_CPUS;
 	req.cpus = t->usable;
 	fuzz_check_plan(t, &req, strict);

@@ -289,7 +289,7 @@ static void check_cpus_policy(const struct topology *t,
 
 	memset(&req, 0, sizeof(req));
 	req.kind = POLICY_CPUS;
-	req.which = WHICH_INDEX;
+	req.which = POLICY_WHICH_INDEX;
 	req.cpus = *set;
 	req.allowed = t->usable;
 	req.current_cpu = -1;

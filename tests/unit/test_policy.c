@@ -18,7 +18,7 @@ static struct policy_request request(const struct topology *t,
 
 	memset(&r, 0, sizeof(r));
 	r.kind = kind;
-	r.which = WHICH_CURRENT;
+	r.which = POLICY_WHICH_CURRENT;
 	r.allowed = t->usable;
 	r.current_cpu = -1;
 	return r;
@@ -83,14 +83,14 @@ TEST(spread_follows_hwloc_distrib)
 {
 	struct topology *t = machine();
 
-	spread_is(t, 1, SMT_DEFAULT, "0");
-	spread_is(t, 2, SMT_DEFAULT, "0,4");
-	spread_is(t, 3, SMT_DEFAULT, "0,2,4");
-	spread_is(t, 4, SMT_DEFAULT, "0,2,4,6");
-	spread_is(t, 0, SMT_DEFAULT, "0-7");
+	spread_is(t, 1, POLICY_SMT_DEFAULT, "0");
+	spread_is(t, 2, POLICY_SMT_DEFAULT, "0,4");
+	spread_is(t, 3, POLICY_SMT_DEFAULT, "0,2,4");
+	spread_is(t, 4, POLICY_SMT_DEFAULT, "0,2,4,6");
+	spread_is(t, 0, POLICY_SMT_DEFAULT, "0-7");
 	/* With --smt the unit is the PU: 9 of 16 splits core 0. */
-	spread_is(t, 9, SMT_ALL, "0-8");
-	spread_is(t, 0, SMT_ALL, "0-15");
+	spread_is(t, 9, POLICY_SMT_ALL, "0-8");
+	spread_is(t, 0, POLICY_SMT_ALL, "0-15");
 	tree_free(t);
 }
 
@@ -104,7 +104,7 @@ TEST(spread_too_many)
 	r.n = 9;
 	EXPECT(policy_plan(t, &r, &p, &e) < 0);
 	EXPECT(e.code == POLICY_E_TOO_MANY && e.value == 9 && e.value2 == 8);
-	r.smt = SMT_ALL;
+	r.smt = POLICY_SMT_ALL;
 	r.n = 17;
 	EXPECT(policy_plan(t, &r, &p, &e) < 0);
 	EXPECT(e.code == POLICY_E_TOO_MANY && e.value2 == 16);
@@ -161,12 +161,12 @@ TEST(spread_uneven_counts_cores_not_pus)
 	struct topology *t = uneven();
 
 	/* One PU per core: every core, although package 0 has 3 PUs. */
-	spread_is(t, 3, SMT_DEFAULT, "0-2");
+	spread_is(t, 3, POLICY_SMT_DEFAULT, "0-2");
 	/* Weighted as hwloc_distrib is: 2 cores of 3 are in package 0. */
-	spread_is(t, 2, SMT_DEFAULT, "0-1");
+	spread_is(t, 2, POLICY_SMT_DEFAULT, "0-1");
 	/* By PUs, package 1 gets no chunk and merges into the one before,
 	 * as hwloc_distrib does. */
-	spread_is(t, 3, SMT_ALL, "0-1,4");
+	spread_is(t, 3, POLICY_SMT_ALL, "0-1,4");
 	tree_free(t);
 }
 
@@ -176,7 +176,7 @@ TEST(domains_by_index)
 	struct policy_request r = request(t, POLICY_SAME_CHIP);
 	struct policy_plan p;
 
-	r.which = WHICH_INDEX;
+	r.which = POLICY_WHICH_INDEX;
 	r.index = 1;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "4-7,12-15");
@@ -184,19 +184,19 @@ TEST(domains_by_index)
 	EXPECT(t->objs[p.domain].type == TOPO_PACKAGE);
 	EXPECT(t->objs[p.domain].logical == 1);
 	policy_plan_free(&p);
-	r.smt = SMT_ONE;
+	r.smt = POLICY_SMT_ONE;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "4-7");
 	EXPECT_SET(&p.smt_dropped, "12-15");
 	policy_plan_free(&p);
 	r = request(t, POLICY_SAME_CACHE);
-	r.which = WHICH_INDEX;
+	r.which = POLICY_WHICH_INDEX;
 	r.index = 3;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "6-7,14-15");
 	policy_plan_free(&p);
 	r = request(t, POLICY_SAME_NUMA);
-	r.which = WHICH_INDEX;
+	r.which = POLICY_WHICH_INDEX;
 	r.index = 0;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "0-3,8-11");
@@ -211,7 +211,7 @@ TEST(domain_errors)
 	struct policy_plan p;
 	struct policy_error e;
 
-	r.which = WHICH_INDEX;
+	r.which = POLICY_WHICH_INDEX;
 	r.index = 2;
 	EXPECT(policy_plan(t, &r, &p, &e) < 0);
 	EXPECT(e.code == POLICY_E_NO_SUCH && e.value == 2 && e.value2 == 2);
@@ -260,7 +260,7 @@ TEST(domain_idle)
 	for (int i = 0; i < 16; i++)
 		busy[i] = 0.9;
 	busy[6] = busy[14] = busy[7] = busy[15] = 0.1; /* L3 #3 */
-	r.which = WHICH_IDLE;
+	r.which = POLICY_WHICH_IDLE;
 	r.busy = busy;
 	r.busy_len = 16;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
@@ -287,13 +287,13 @@ TEST(hot)
 	EXPECT_SET(&p.cpus, "5");
 	EXPECT_SLOTS(&p, "5");
 	policy_plan_free(&p);
-	r.smt = SMT_ALL;
+	r.smt = POLICY_SMT_ALL;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "5,13");
 	EXPECT_SLOTS(&p, "5,13");
 	policy_plan_free(&p);
-	r.smt = SMT_DEFAULT;
-	r.which = WHICH_INDEX;
+	r.smt = POLICY_SMT_DEFAULT;
+	r.which = POLICY_WHICH_INDEX;
 	r.cpus = set_of("3");
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SET(&p.cpus, "3");
@@ -324,7 +324,7 @@ TEST(hot_idle_prefers_idle_siblings_and_fast_kinds)
 	busy[10] = 1.0;
 	busy[3] = 0.1; /* a little busy, on a quiet core */
 	busy[11] = 0.1;
-	r.which = WHICH_IDLE;
+	r.which = POLICY_WHICH_IDLE;
 	r.busy = busy;
 	r.busy_len = 16;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
@@ -375,7 +375,7 @@ TEST(slots_round_robin)
 	struct policy_plan p;
 
 	/* One core per slot, alternating L3s. */
-	r.which = WHICH_INDEX;
+	r.which = POLICY_WHICH_INDEX;
 	EXPECT(plan(t, &r, &p) == POLICY_OK);
 	EXPECT_SLOTS(&p, "0,8|2,10|1,9|3,11");
 	policy_plan_free(&p);
