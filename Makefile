@@ -120,10 +120,10 @@ check-purity: $(PURE_LIB)
 	scripts/check-purity $(PURE_LIB)
 
 # The exec and follow suites with every pinrun process under valgrind's
-# memcheck (tests/valgrind-pinrun): zero errors, no leak.
+# memcheck (tests/tools/valgrind-pinrun): zero errors, no leak.
 check-valgrind: pinrun $(UNIT_TESTS) $(HELPERS)
 	rm -rf tests/tmp/valgrind && mkdir -p -m 1777 tests/tmp/valgrind
-	PINRUN=$(CURDIR)/tests/valgrind-pinrun PINRUN_UNDER_VALGRIND=1 \
+	PINRUN=$(CURDIR)/tests/tools/valgrind-pinrun PINRUN_UNDER_VALGRIND=1 \
 	PINRUN_VG_LOGS=$(CURDIR)/tests/tmp/valgrind \
 		tests/run tests/exec.bats tests/follow.bats
 

@@ -4,7 +4,7 @@
 # change the topology, and it survives corrupt files, other owners,
 # unwritable directories and concurrent writers.
 
-load test_helper
+load lib/test_helper
 
 setup() {
 	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
@@ -102,16 +102,16 @@ same_as_uncached() {
 }
 
 @test "a changed cgroup cpuset is noticed" {
-	local g=/sys/fs/cgroup/cpuset/pinrun-cache-$$ second
-	second=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status | tr ',-' '  ' | awk '{ print $NF }')
-	[ "$second" != 0 ] || skip_unless_works "needs 2 CPUs"
+	local g=/sys/fs/cgroup/cpuset/pinrun-cache-$$
+	load_allowed
+	needs_two_cpus
 	mkdir "$g" 2>/dev/null || skip_unless_works "cannot create a cpuset cgroup"
-	echo "$second" >"$g/cpuset.cpus"
+	echo "$SECOND" >"$g/cpuset.cpus"
 	cat /sys/fs/cgroup/cpuset/cpuset.mems >"$g/cpuset.mems"
 	"$PINRUN" --all --spread -n >/dev/null
 	run --separate-stderr sh -c 'echo $$ >"$1/tasks" && exec "$2" --all --spread --explain -n' sh "$g" "$PINRUN"
 	rmdir "$g"
-	assert_output "$second"
+	assert_output "$SECOND"
 	[[ "$stderr" == *"(cache: miss, stored)"* ]] || fail "$stderr"
 }
 
@@ -391,12 +391,12 @@ PY
 }
 
 @test "the key holds the cpuset's CPUs, not its path (a cgroup namespace)" {
-	local g=/sys/fs/cgroup/cpuset/pinrun-cachens-$$ second
-	second=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status | tr ',-' '  ' | awk '{ print $NF }')
-	[ "$second" != 0 ] || skip_unless_works "needs 2 CPUs"
+	local g=/sys/fs/cgroup/cpuset/pinrun-cachens-$$
+	load_allowed
+	needs_two_cpus
 	command -v unshare >/dev/null || skip_unless_works "no unshare"
 	mkdir "$g" 2>/dev/null || skip_unless_works "cannot create a cpuset cgroup"
-	echo "$second" >"$g/cpuset.cpus"
+	echo "$SECOND" >"$g/cpuset.cpus"
 	cat /sys/fs/cgroup/cpuset/cpuset.mems >"$g/cpuset.mems"
 	# The host's plan is cached first.
 	"$PINRUN" --all --spread -n >/dev/null
@@ -412,7 +412,7 @@ PY
 	rmdir "$g"
 	assert_success
 	assert_line --index 0 "/"
-	assert_line --index 1 "$second"
+	assert_line --index 1 "$SECOND"
 	[[ "$stderr" == *"(cache: miss, stored)"* ]] || fail "$stderr"
 }
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The command line itself: help, version, usage errors, option order.
 
-load test_helper
+load lib/test_helper
 
 @test "--help prints usage on stdout and exits 0" {
 	run --separate-stderr "$PINRUN" --help
@@ -147,18 +147,18 @@ sys.exit(subprocess.run(sys.argv[1:], stdout=w, restore_signals=False).returncod
 # getopt's table: the long options of policy.c's table of policies and of
 # options.c's other_options (what getopt_long is given), and the letters
 # of the policies' short options and of other_shorts; one a line, sorted.
-policy_table() { sed -n '/^static const struct policy_desc table\[/,/^};/p' "$BATS_TEST_DIRNAME/../policy.c"; }
+policy_table() { sed -n '/^static const struct policy_desc table\[/,/^};/p' "$REPO/policy.c"; }
 getopt_longs() {
 	{
 		policy_table | sed -n 's/^[[:space:]]*\.name = "\([a-z][a-z-]*\)",$/--\1/p'
-		sed -n '/^} other_options\[\] = {/,/^};/p' "$BATS_TEST_DIRNAME/../options.c" |
+		sed -n '/^} other_options\[\] = {/,/^};/p' "$REPO/options.c" |
 			sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)",.*/--\1/p'
 	} | sort
 }
 getopt_shorts() {
 	{
 		policy_table | sed -n "s/^[[:space:]]*\.short_opt = '\(.\)',\$/\1/p"
-		sed -n 's/^static const char other_shorts\[\] = "\([^"]*\)";/\1/p' "$BATS_TEST_DIRNAME/../options.c" |
+		sed -n 's/^static const char other_shorts\[\] = "\([^"]*\)";/\1/p' "$REPO/options.c" |
 			tr -d ':' | fold -w1
 	} | sed 's/^/-/' | sort
 }
@@ -166,7 +166,7 @@ getopt_shorts() {
 help_longs() { "$PINRUN" --help | sed -nE 's/^ (-[a-zA-Z], |    )(--[a-z][a-z-]*).*/\2/p' | sort; }
 help_shorts() { "$PINRUN" --help | sed -nE 's/^ (-[a-zA-Z]), --.*/\1/p' | sort; }
 man_options() {
-	mandoc -Tascii "$BATS_TEST_DIRNAME/../man/pinrun.1" | col -b |
+	mandoc -Tascii "$REPO/man/pinrun.1" | col -b |
 		sed -n '/^OPTIONS/,/^[A-Z]/p' | grep -E '^ {7}-'
 }
 man_longs() { man_options | sed -nE 's/^ {7}(-[a-zA-Z], )?(--[a-z][a-z-]*).*/\2/p' | sort; }
@@ -185,7 +185,7 @@ man_shorts() { man_options | sed -nE 's/^ {7}(-[a-zA-Z]), --.*/\1/p' | sort; }
 	[ "$g" = "$(help_shorts)" ] || fail "short options, getopt vs --help: $g / $(help_shorts)"
 	[ "$g" = "$(man_shorts)" ] || fail "short options, getopt vs man page: $g / $(man_shorts)"
 	# The completion offers the same long options.
-	run bash --norc --noprofile -c 'source "$1"; printf "%s\n" $_pinrun_options | sort' _ "$BATS_TEST_DIRNAME/../completion/pinrun.bash"
+	run bash --norc --noprofile -c 'source "$1"; printf "%s\n" $_pinrun_options | sort' _ "$REPO/completion/pinrun.bash"
 	[ "$output" = "$(getopt_longs)" ] || fail "completion: $(diff <(getopt_longs) <(echo "$output"))"
 }
 

@@ -10,7 +10,7 @@
 # three nodes. A launcher that cannot start here is skipped with the
 # reason; PINRUN_MUST_WORK=1 (CI) makes that a failure.
 
-load test_helper
+load lib/test_helper
 
 setup_file() {
 	local dir
@@ -68,7 +68,7 @@ EOF
 		dir=$(mktemp -d /tmp/pinrun-slurm.XXXXXX)
 		rmdir "$dir"
 		export CLUSTER=$dir
-		if ! "$BATS_TEST_DIRNAME/../scripts/cluster" start 3 "$CLUSTER" \
+		if ! "$REPO/scripts/cluster" start 3 "$CLUSTER" \
 			>"$BATS_FILE_TMPDIR/cluster.log" 2>&1 3>&-; then
 			echo "the three-node Slurm did not start: $(grep -v '^SLURM_CONF=' "$BATS_FILE_TMPDIR/cluster.log" | tail -n 3 | paste -sd ' ')" \
 				>"$BATS_FILE_TMPDIR/no-slurm"
@@ -79,13 +79,13 @@ EOF
 
 teardown_file() {
 	if [ -n "${CLUSTER:-}" ] && [ -d "$CLUSTER" ]; then
-		"$BATS_TEST_DIRNAME/../scripts/cluster" stop "$CLUSTER"
+		"$REPO/scripts/cluster" stop "$CLUSTER"
 	fi
 }
 
 setup() {
-	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	[ "$(expand "$ALLOWED" | tr ',' '\n' | wc -l)" -ge 2 ] || skip_unless_works "needs 2 CPUs"
+	load_allowed
+	needs_two_cpus
 	export RANKS=$BATS_TEST_TMPDIR/ranks
 	mkdir -p "$RANKS"
 	cd "$BIN" || return
@@ -167,7 +167,7 @@ readme_examples() {
 		inside && $0 ~ to { exit }
 		inside && /^```/ { code = /^```sh$/; next }
 		inside && code { print }
-		$0 ~ from { inside = 1 }' "$BATS_TEST_DIRNAME/../README.md"
+		$0 ~ from { inside = 1 }' "$REPO/README.md"
 }
 
 # Run the example lines on stdin as they are, from the directory of ./app
@@ -323,7 +323,7 @@ EOF
 
 # The man page's examples of --share, as written (\- is -).
 man_examples() {
-	sed -n '/^\.SS Launchers/,/^\.SH /p' "$BATS_TEST_DIRNAME/../man/pinrun.1" |
+	sed -n '/^\.SS Launchers/,/^\.SH /p' "$REPO/man/pinrun.1" |
 		sed -n 's/^\$ \(.*\\-\\-share.*\)/\1/p' | sed 's/\\-/-/g'
 }
 
@@ -384,7 +384,7 @@ run_on_nodes() {
 	unset SLURM_PARTITION SBATCH_PARTITION SALLOC_PARTITION
 	case $line in
 	mpirun* | mpiexec*)
-		run --separate-stderr timeout 60 "$BATS_TEST_DIRNAME/../scripts/cluster" on "$CLUSTER" head \
+		run --separate-stderr timeout 60 "$REPO/scripts/cluster" on "$CLUSTER" head \
 			env PATH="$NBIN:$PATH" bash -c "$line" </dev/null ;;
 	sbatch*)
 		run --separate-stderr env SBATCH_WAIT=1 PATH="$NBIN:$PATH" timeout 60 bash -c "$line" </dev/null ;;
@@ -440,7 +440,7 @@ run_on_nodes() {
 
 @test "scripts/cluster: nodes apart, each its own name, network and files" {
 	need slurm
-	local c=$BATS_TEST_DIRNAME/../scripts/cluster net
+	local c=$REPO/scripts/cluster net
 	run "$c" on "$CLUSTER" n2 hostname
 	assert_success
 	assert_output n2
@@ -477,7 +477,7 @@ tagged_links() {
 @test "scripts/cluster start, interrupted: it takes down what it made" {
 	need slurm
 	local d=$CLUSTER.interrupted pid i=0 names=() name
-	"$BATS_TEST_DIRNAME/../scripts/cluster" start 2 "$d" >"$BATS_TEST_TMPDIR/start.log" 2>&1 3>&- &
+	"$REPO/scripts/cluster" start 2 "$d" >"$BATS_TEST_TMPDIR/start.log" 2>&1 3>&- &
 	pid=$!
 	# Interrupted once it has made two nodes (60 s at most).
 	for ((i = 0; i < 600; i++)); do
@@ -515,7 +515,7 @@ tagged_links() {
 	[ "${#holders[@]}" -eq 4 ] || fail "${#holders[@]} holders, not head and 3 nodes"
 	links=$(tagged_links "$CLUSTER")
 	[ "$(wc -l <<<"$links")" -eq 5 ] || fail "links: $links"
-	run "$BATS_TEST_DIRNAME/../scripts/cluster" stop "$CLUSTER"
+	run "$REPO/scripts/cluster" stop "$CLUSTER"
 	assert_success
 	assert_output ""
 	[ ! -e "$CLUSTER" ] || fail "$CLUSTER is left"

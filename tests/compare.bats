@@ -7,10 +7,9 @@
 # --fail-if-slower, the SVG plot, the bash completion; and the examples of
 # the man page, of the README and of docs/ci.md's workflow, run here.
 
-load test_helper
+load lib/test_helper
 
 setup() {
-	REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 	# PINRUN_COMPARE_UNDER_TEST: another copy (an older one, to see a test fail).
 	COMPARE=${PINRUN_COMPARE_UNDER_TEST:-$REPO/scripts/pinrun-compare}
 	FIX=$BATS_TEST_DIRNAME/fixtures/compare
@@ -1472,10 +1471,10 @@ EOF
 
 # --- bash completion ----------------------------------------------------------
 
-# Complete in a real bash, without bash-completion: complete_line LINE
-# CWORD WORD... (COMP_LINE, the cursor at its end, and COMP_WORDS as bash
-# splits them); prints COMPREPLY, one a line.
-complete_line() {
+# pinrun-compare's completion in a real bash, without bash-completion:
+# complete_compare_line LINE CWORD WORD... (COMP_LINE, the cursor at its
+# end, and COMP_WORDS as bash splits them); prints COMPREPLY, one a line.
+complete_compare_line() {
 	bash --norc --noprofile -c '
 		source "$1" || exit 9
 		COMP_LINE=$2
@@ -1491,61 +1490,61 @@ complete_line() {
 	run bash --norc --noprofile -c 'source "$1"; complete -p pinrun-compare' _ "$REPO/completion/pinrun-compare.bash"
 	assert_success
 	assert_output "complete -F _pinrun_compare pinrun-compare"
-	run complete_line "pinrun-compare --exp" 1 pinrun-compare --exp
+	run complete_compare_line "pinrun-compare --exp" 1 pinrun-compare --exp
 	assert_output "--export-csv
 --export-json
 --export-markdown"
-	run complete_line "pinrun-compare -n 3 --q" 3 pinrun-compare -n 3 --q
+	run complete_compare_line "pinrun-compare -n 3 --q" 3 pinrun-compare -n 3 --q
 	assert_output "--quiet"
-	run complete_line "pinrun-compare --format " 2 pinrun-compare --format ""
+	run complete_compare_line "pinrun-compare --format " 2 pinrun-compare --format ""
 	assert_output "table
 markdown
 csv
 json"
 	# --format=m: bash splits at '=', unless COMP_WORDBREAKS lacks it.
-	run complete_line "pinrun-compare --format=m" 3 pinrun-compare --format = m
+	run complete_compare_line "pinrun-compare --format=m" 3 pinrun-compare --format = m
 	assert_output "markdown"
-	run complete_line "pinrun-compare --format=" 2 pinrun-compare --format =
+	run complete_compare_line "pinrun-compare --format=" 2 pinrun-compare --format =
 	assert_output "table
 markdown
 csv
 json"
-	run complete_line "pinrun-compare --format=m" 1 pinrun-compare --format=m
+	run complete_compare_line "pinrun-compare --format=m" 1 pinrun-compare --format=m
 	assert_output "--format=markdown"
-	run complete_line "pinrun-compare --format=csv -q" 4 pinrun-compare --format = csv -q
+	run complete_compare_line "pinrun-compare --format=csv -q" 4 pinrun-compare --format = csv -q
 	assert_output "-q"
-	run complete_line "pinrun-compare -p s" 2 pinrun-compare -p s
+	run complete_compare_line "pinrun-compare -p s" 2 pinrun-compare -p s
 	assert_output "same-chip
 same-numa
 same-cache
 spread"
-	run complete_line "pinrun-compare -p a" 2 pinrun-compare -p a
+	run complete_compare_line "pinrun-compare -p a" 2 pinrun-compare -p a
 	assert_output "auto"
 	# The baseline is one of the placements given, quoted as needed, or
 	# of the default ones.
-	run complete_line "pinrun-compare -p none -p 'spread --follow' -b " 6 pinrun-compare -p none -p "'spread --follow'" -b ""
+	run complete_compare_line "pinrun-compare -p none -p 'spread --follow' -b " 6 pinrun-compare -p none -p "'spread --follow'" -b ""
 	assert_output "none
 'spread --follow'"
-	run complete_line "pinrun-compare --baseline s" 2 pinrun-compare --baseline s
+	run complete_compare_line "pinrun-compare --baseline s" 2 pinrun-compare --baseline s
 	assert_output "same-chip
 spread"
-	run complete_line "pinrun-compare --placement=hot -pnone -b " 6 pinrun-compare --placement = hot -pnone -b ""
+	run complete_compare_line "pinrun-compare --placement=hot -pnone -b " 6 pinrun-compare --placement = hot -pnone -b ""
 	assert_output "hot
 none"
 	# --from takes a CSV file (or a directory on the way).
 	cd "$BATS_TEST_TMPDIR"
 	mkdir -p sub && touch runs.csv notes.txt
-	run complete_line "pinrun-compare --from " 2 pinrun-compare --from ""
+	run complete_compare_line "pinrun-compare --from " 2 pinrun-compare --from ""
 	assert_output "sub
 runs.csv"
 	# Numbers get nothing; the command is a command, after -- too.
-	run complete_line "pinrun-compare -n " 2 pinrun-compare -n ""
+	run complete_compare_line "pinrun-compare -n " 2 pinrun-compare -n ""
 	assert_output ""
-	run complete_line "pinrun-compare -n 3 tru" 3 pinrun-compare -n 3 tru
+	run complete_compare_line "pinrun-compare -n 3 tru" 3 pinrun-compare -n 3 tru
 	assert_line "true"
-	run complete_line "pinrun-compare -q -- -" 3 pinrun-compare -q -- -
+	run complete_compare_line "pinrun-compare -q -- -" 3 pinrun-compare -q -- -
 	assert_output ""
-	run complete_line "pinrun-compare --prepare mak" 2 pinrun-compare --prepare mak
+	run complete_compare_line "pinrun-compare --prepare mak" 2 pinrun-compare --prepare mak
 	assert_line "make"
 }
 

@@ -5,10 +5,9 @@
 # given, the machine's CPUs, object types and indexes for the location
 # options, process and thread ids, and the command's own completion.
 
-load test_helper
+load lib/test_helper
 
 setup() {
-	REPO=$BATS_TEST_DIRNAME/..
 	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
 	P9=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml
 	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
@@ -16,33 +15,6 @@ setup() {
 
 teardown() {
 	kill_background
-}
-
-# complete_line LINE [SCRIPT]: complete LINE, the cursor at its end, as
-# bash would (COMP_WORDS split at blanks, and at '=' and ':', which are
-# words of their own as COMP_WORDBREAKS has them); prints COMPREPLY, one a
-# line. SCRIPT is sourced first (another command's completion).
-complete_line() {
-	bash --norc --noprofile -c '
-		source "$1" || exit 9
-		[ -z "$3" ] || source "$3" || exit 9
-		line=$2 word= COMP_WORDS=()
-		for ((k = 0; k < ${#line}; k++)); do
-			c=${line:k:1}
-			case $c in
-			" ") [ -z "$word" ] || COMP_WORDS+=("$word"); word= ;;
-			[=:])
-				[ -z "$word" ] || [[ $word == [=:]* ]] || { COMP_WORDS+=("$word"); word=; }
-				word+=$c
-				[[ ${line:k+1:1} == [=:] ]] || { COMP_WORDS+=("$word"); word=; }
-				;;
-			*) [[ $word != [=:]* ]] || { COMP_WORDS+=("$word"); word=; }; word+=$c ;;
-			esac
-		done
-		COMP_WORDS+=("$word")
-		COMP_LINE=$line COMP_POINT=${#line} COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		_pinrun
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$REPO/completion/pinrun.bash" "$1" "${2:-}"
 }
 
 @test "completion: registered for pinrun" {

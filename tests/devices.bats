@@ -4,9 +4,9 @@
 # every device of every topology that has some (and two hand-made ones),
 # alone and under a policy, --share and --mem; and on this machine.
 
-load test_helper
-load reference
-load devices
+load lib/test_helper
+load lib/reference
+load lib/devices
 
 # Every OS device and PCI device, against hwloc-calc os=NAME / pci=BUSID.
 @test "near = hwloc-calc os=NAME: 1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu (8 AMD GPUs)" { check_near "$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml" 44; }
@@ -200,19 +200,6 @@ live_net() {
 }
 
 # --- bash completion of --near= and --mem= ------------------------------------
-
-# complete LINE: what completion/pinrun.bash offers for LINE, one a line,
-# with the words split as readline splits them (at '=' and ':' too).
-complete_line() {
-	bash -c '
-		source "$1"
-		COMP_LINE=$2
-		read -ra COMP_WORDS <<<"$(sed -E "s/([=:])/ \1 /g" <<<"$2")"
-		[[ $2 == *" " ]] && COMP_WORDS+=("")
-		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		_pinrun
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$BATS_TEST_DIRNAME/../completion/pinrun.bash" "$1"
-}
 
 @test "completion: --near= offers the devices, of --topology when given" {
 	local p9=$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml

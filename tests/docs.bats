@@ -18,9 +18,7 @@
 # repository's tests/, examples/ and scripts/; pinrun and pinrun-compare
 # are the ones under test.
 
-load test_helper
-
-REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+load lib/test_helper
 
 setup_file() {
 	local d=$BATS_FILE_TMPDIR/work b
@@ -184,4 +182,54 @@ check_examples() {
 	[ -n "$have" ]
 	diff <(echo "$have") <(echo "$readme")
 	diff <(echo "$have") <(echo "$design")
+}
+
+# check_map README DIR: every entry of README's "## Map" block (its first
+# word: a path from DIR, a folder ending in /) exists, every `tests/...`
+# its prose names exists, and every entry of DIR is in the map (git's
+# files, tracked or new, when DIR is in a checkout), and so is every file
+# of a folder whose files the map lists; prints what is wrong.
+check_map() {
+	local readme=$1 dir=$2 names p bad=0 have
+	names=$(awk '/^## Map/ { on = 1; next } on && /^```/ { if (inside) exit; inside = 1; next }
+		inside && NF { print $1 }' "$readme")
+	[ -n "$names" ] || { echo "no ## Map block in $readme"; return 1; }
+	while read -r p; do
+		case $p in
+		*/) [ -d "$dir/$p" ] || { echo "the map names $p, which is no folder"; bad=1; } ;;
+		*) [ -f "$dir/$p" ] || { echo "the map names $p, which is no file"; bad=1; } ;;
+		esac
+	done <<<"$names"
+	while read -r p; do
+		[ -e "$dir/${p#tests/}" ] || { echo "the text names $p, which does not exist"; bad=1; }
+	done < <(grep -o '`tests/[^` *$]*`' "$readme" | tr -d '`')
+	have=$(cd "$dir" && if git rev-parse --git-dir >/dev/null 2>&1; then
+		git ls-files --cached --others --exclude-standard .
+	else
+		find . -type f ! -path './tmp/*' | sed 's|^\./||'
+	fi | awk -F/ '{ print (NF > 1 ? $1 "/" : $1) } NF == 2 { print }' | sort -u)
+	while read -r p; do
+		case $p in
+		*/*[!/])
+			# A file in a folder: named when the map lists that folder's files.
+			grep -q "^${p%/*}/[^/]*[^/]\$" <<<"$names" || continue ;;
+		esac
+		grep -qxF "$p" <<<"$names" || { echo "the map does not name $p"; bad=1; }
+	done <<<"$have"
+	return "$bad"
+}
+
+@test "docs: tests/README.md's map names every entry of tests/, each one there" {
+	run check_map "$REPO/tests/README.md" "$REPO/tests"
+	assert_success
+	assert_output ""
+	# It can fail: a wrong name, a name missing, a wrong path in the text.
+	sed 's|^lib/test_helper.bash |lib/test_helpers.bash |' "$REPO/tests/README.md" >"$BATS_TEST_TMPDIR/wrong.md"
+	run check_map "$BATS_TEST_TMPDIR/wrong.md" "$REPO/tests"
+	assert_failure
+	assert_output $'the map names lib/test_helpers.bash, which is no file\nthe map does not name lib/test_helper.bash'
+	sed -e '/^tools\/ /d' -e 's|`tests/topologies`|`tests/topology`|' "$REPO/tests/README.md" >"$BATS_TEST_TMPDIR/wrong.md"
+	run check_map "$BATS_TEST_TMPDIR/wrong.md" "$REPO/tests"
+	assert_failure
+	assert_output $'the text names tests/topology, which does not exist\nthe map does not name tools/'
 }

@@ -5,7 +5,7 @@
 # "Try 'pinrun --help'" hint). Planning runs on a fixed topology so the
 # messages do not depend on the machine running the tests.
 
-load test_helper
+load lib/test_helper
 
 setup() {
 	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
@@ -130,7 +130,7 @@ setup() {
 	bad "cannot read topology '$BATS_TEST_TMPDIR/fs': hwloc was still reading it after 20 seconds" --hot -n --no-cache --topology "$BATS_TEST_TMPDIR/fs"
 }
 @test "bad topology: an XML that crashes hwloc" {
-	tail -c +2 "$BATS_TEST_DIRNAME/../fuzz/regressions/topology/crash-hwloc-xml-bitmap-set" >"$BATS_TEST_TMPDIR/crash.xml"
+	tail -c +2 "$REPO/fuzz/regressions/topology/crash-hwloc-xml-bitmap-set" >"$BATS_TEST_TMPDIR/crash.xml"
 	bad "cannot read topology '$BATS_TEST_TMPDIR/crash.xml': hwloc crashed reading it" --hot -n --topology "$BATS_TEST_TMPDIR/crash.xml"
 }
 @test "bad hwloc variable: HWLOC_XMLFILE that cannot be read" { HWLOC_XMLFILE=/nonexistent bad "cannot read the topology that HWLOC_XMLFILE names ('/nonexistent'): unset the variable, or fix it" --spread -n; }
@@ -157,7 +157,7 @@ setup() {
 # --- hwloc's own variables go through the guarded path ---------------------
 
 @test "bad hwloc variable: HWLOC_XMLFILE naming a file that crashes hwloc" {
-	tail -c +2 "$BATS_TEST_DIRNAME/../fuzz/regressions/topology/crash-hwloc-xml-bitmap-set" >"$BATS_TEST_TMPDIR/crash.xml"
+	tail -c +2 "$REPO/fuzz/regressions/topology/crash-hwloc-xml-bitmap-set" >"$BATS_TEST_TMPDIR/crash.xml"
 	HWLOC_XMLFILE=$BATS_TEST_TMPDIR/crash.xml bad "cannot read the topology that HWLOC_XMLFILE names ('$BATS_TEST_TMPDIR/crash.xml'): hwloc crashed reading it" --spread -n
 }
 @test "bad hwloc variable: HWLOC_FSROOT with a FIFO that hwloc would read forever" {
@@ -203,12 +203,10 @@ setup() {
 }
 
 @test "--cpus with --share or --kind is checked against the share, not run outside it" {
-	local allowed second
-	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	second=$(expand "$allowed" | cut -d, -f2)
-	[ -n "$second" ] && [ "$second" != "$(expand "$allowed" | cut -d, -f1)" ] || skip_unless_works "needs 2 CPUs"
-	bad "CPU $(expand "$allowed" | cut -d, -f1) is not in the allowed set $second (use --all to leave the inherited mask)" \
-		--share 2/2 --cpus "$(expand "$allowed" | cut -d, -f1)" -- true
+	load_allowed
+	needs_two_cpus
+	bad "CPU $FIRST is not in the allowed set $SECOND (use --all to leave the inherited mask)" \
+		--share 2/2 --cpus "$FIRST" -- true
 }
 
 # --- other tools' habits (issue 20): one line naming the word and the fix ----

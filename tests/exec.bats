@@ -4,11 +4,10 @@
 # statuses, what pinrun leaves unchanged (pid, environment, descriptors),
 # inherited masks, cgroup cpusets, --pid, --show and --mem.
 
-load test_helper
+load lib/test_helper
 
 setup() {
 	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
-	HELPERS=$BATS_TEST_DIRNAME/helpers
 	load_allowed
 }
 

@@ -9,12 +9,12 @@
 # helper). Issue 17, items 4, 8, 9 and 10.
 # shellcheck disable=SC2016,SC2154 # code for another shell; bats variables
 
-load test_helper
+load lib/test_helper
 
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 setup() {
-	TREE=$BATS_TEST_DIRNAME/helpers/tree
+	TREE=$HELPERS/tree
 	[ -x "$TREE" ] || fail "tests/helpers/tree is not built (make check builds it)"
 	"$PINRUN" --spread --follow -- true 2>/dev/null ||
 		skip_unless_works "--follow does not work here"

@@ -45,12 +45,11 @@
 # SC2031); test_helper.bash sets PINRUN and bats stderr_lines.
 # shellcheck disable=SC2016,SC2030,SC2031,SC2153,SC2154
 
-load test_helper
+load lib/test_helper
 
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 setup() {
-	HELPERS=$BATS_TEST_DIRNAME/helpers
 	load_allowed
 	for h in probe sigcount threadexec rawclone threadfork traceme \
 		seccomp_noptrace euid waiter leaderexit forkloop attach \

@@ -9,10 +9,10 @@
 # scripts/fuzz runs the harnesses themselves; fuzz/README.md says how the
 # inputs are laid out.
 
-load test_helper
+load lib/test_helper
 
 setup() {
-	FUZZ=$BATS_TEST_DIRNAME/../fuzz
+	FUZZ=$REPO/fuzz
 	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
 	unset PINRUN_NO_CACHE HWLOC_XMLFILE HWLOC_SYNTHETIC HWLOC_FSROOT
 	# Groups at two levels; NUMA nodes sharing an object (DDR and

@@ -3,10 +3,10 @@
 # The location grammar of --cpus, --hot= and --same-*=: hwloc's language
 # (several locations, ~ x ^, chains, index forms, --physical), taskset's
 # lists and masks, checked against hwloc-calc on generated expressions
-# (tests/grammar-diff) and against taskset on a process started here; and
+# (tests/tools/grammar-diff) and against taskset on a process started here; and
 # what pinrun says when a spec is wrong.
 
-load test_helper
+load lib/test_helper
 
 setup() {
 	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
@@ -16,7 +16,7 @@ setup() {
 	# CI may ask for more expressions or another draw.
 	COUNT=${PINRUN_GRAMMAR_COUNT:-120}
 	SEED=${PINRUN_GRAMMAR_SEED:-1}
-	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+	ALLOWED=$(allowed_of self)
 }
 
 teardown() {
@@ -41,7 +41,7 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 	"pack:3 [numa] die:2 l2:2 core:2 pu:3")
 
 @test "hwloc-calc and pinrun agree on generated expressions (logical indexes)" {
-	run "$BATS_TEST_DIRNAME/grammar-diff" -n "$COUNT" -s "$SEED" "$TOPO"/*.xml "${SYNTHETIC[@]}"
+	run "$BATS_TEST_DIRNAME/tools/grammar-diff" -n "$COUNT" -s "$SEED" "$TOPO"/*.xml "${SYNTHETIC[@]}"
 	[ "$status" -eq 0 ] || fail "$output"
 	# Every topology was judged, and each had expressions hwloc-calc and
 	# pinrun both planned: a run that compared nothing cannot pass.
@@ -52,7 +52,7 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 }
 
 @test "hwloc-calc -p and pinrun --physical agree on generated expressions" {
-	run "$BATS_TEST_DIRNAME/grammar-diff" -p -n "$COUNT" -s "$SEED" "$TOPO"/*.xml "${SYNTHETIC[@]}"
+	run "$BATS_TEST_DIRNAME/tools/grammar-diff" -p -n "$COUNT" -s "$SEED" "$TOPO"/*.xml "${SYNTHETIC[@]}"
 	[ "$status" -eq 0 ] || fail "$output"
 	! grep -q ': 0 same' <<<"$output" || fail "$output"
 }
@@ -61,7 +61,7 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 	# A pinrun that reads every spec as CPU 0 must be caught.
 	printf '#!/bin/sh\necho 0\n' >"$BATS_TEST_TMPDIR/fake"
 	chmod +x "$BATS_TEST_TMPDIR/fake"
-	PINRUN=$BATS_TEST_TMPDIR/fake run "$BATS_TEST_DIRNAME/grammar-diff" -n 20 "$E5"
+	PINRUN=$BATS_TEST_TMPDIR/fake run "$BATS_TEST_DIRNAME/tools/grammar-diff" -n 20 "$E5"
 	assert_failure 1
 	assert_output --partial "MISMATCH"
 }
@@ -198,10 +198,10 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 	for mask in 0x1 0x2 0x3 1a 3f,00000000,00000003 00000000,00000002 0x00000000,00000001 0X3; do
 		# taskset refuses 0X3; the kernel drops CPUs it lacks.
 		taskset -p "$mask" "$BG" >/dev/null 2>&1 || continue
-		want=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$BG/status")
+		want=$(allowed_of "$BG")
 		taskset -pc "$ALLOWED" "$BG" >/dev/null
 		run --separate-stderr "$PINRUN" --cpus "$mask" --pid "$BG" --quiet
-		got=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$BG/status")
+		got=$(allowed_of "$BG")
 		if [ "$status" -eq 0 ]; then
 			[ "$got" = "$want" ] || fail "mask $mask: taskset $want, pinrun $got"
 			compared=$((compared + 1))
@@ -248,5 +248,5 @@ SYNTHETIC=("pack:2 numa:2 l3:2 core:2 pu:2"
 	run "$PINRUN" --cpus ff --dry-run --topology "$E5"
 	assert_output "0-7"
 	# The --tid example is pid.bats's "--tid moves one thread".
-	grep -q "^\$ pinrun \\\\-\\\\-cpus \\\\(aqpackage:0 ~core:0\\\\(aq \\\\-\\\\-dry\\\\-run \\\\-\\\\-topology machine.xml$" "$BATS_TEST_DIRNAME/../man/pinrun.1"
+	grep -q "^\$ pinrun \\\\-\\\\-cpus \\\\(aqpackage:0 ~core:0\\\\(aq \\\\-\\\\-dry\\\\-run \\\\-\\\\-topology machine.xml$" "$REPO/man/pinrun.1"
 }

@@ -4,15 +4,14 @@
 # hybrid core kinds, and restricted environments (cgroups, offline CPUs,
 # seccomp profiles).
 
-load test_helper
-load reference
+load lib/test_helper
+load lib/reference
 
 setup() {
 	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
 	KP=$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml
 	RPL=$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml
-	HELPERS=$BATS_TEST_DIRNAME/helpers
-	ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+	load_allowed
 	FIXTURES=$BATS_TEST_DIRNAME/fixtures/launchers
 	# No launcher variable may leak in from the environment running us.
 	unset SLURM_JOB_ID SLURM_JOBID SLURM_STEP_ID SLURM_STEPID SLURM_LOCALID \
@@ -290,9 +289,7 @@ replay() {
 @test "GNU parallel: each job runs on its job slot's share" {
 	command -v parallel >/dev/null || skip_unless_works "GNU parallel is not installed"
 	[ "$(expand "$ALLOWED" | tr ',' '\n' | wc -l)" -eq 2 ] || skip_unless_works "needs exactly 2 CPUs"
-	local first second l
-	first=$(expand "$ALLOWED" | cut -d, -f1)
-	second=$(expand "$ALLOWED" | cut -d, -f2)
+	local l
 	run parallel --will-cite -j 2 "$PINRUN" --share '{%}/2' --hot -- \
 		sh -c "'echo {%} {} \$(grep Cpus_allowed_list /proc/self/status | cut -f2)'" ::: a b c d
 	assert_success
@@ -300,7 +297,7 @@ replay() {
 	# Whichever slot parallel gave a job, and whenever: slot 1 is the
 	# first half, slot 2 the second.
 	for l in "${lines[@]}"; do
-		[[ "$l" =~ ^1\ [abcd]\ $first$ ]] || [[ "$l" =~ ^2\ [abcd]\ $second$ ]] || fail "$l"
+		[[ "$l" =~ ^1\ [abcd]\ $FIRST$ ]] || [[ "$l" =~ ^2\ [abcd]\ $SECOND$ ]] || fail "$l"
 	done
 }
 
@@ -371,18 +368,16 @@ replay() {
 }
 
 @test "a cgroup cpuset: --show reports it, an explicit CPU outside is an error" {
-	local g=/sys/fs/cgroup/cpuset/pinrun-launchers-$$ first second
-	first=$(expand "$ALLOWED" | cut -d, -f1)
-	second=$(expand "$ALLOWED" | cut -d, -f2)
-	[ "$first" != "$second" ] || skip_unless_works "needs 2 CPUs"
+	local g=/sys/fs/cgroup/cpuset/pinrun-launchers-$$
+	needs_two_cpus
 	mkdir "$g" 2>/dev/null || skip_unless_works "cannot create a cpuset cgroup"
-	echo "$second" >"$g/cpuset.cpus"
+	echo "$SECOND" >"$g/cpuset.cpus"
 	cat /sys/fs/cgroup/cpuset/cpuset.mems >"$g/cpuset.mems"
 	run --separate-stderr sh -c 'echo $$ >"$1/tasks" && "$2" --show && "$2" --share 1/1 --spread -n && exec "$2" --cpus "$3" -- true' \
-		sh "$g" "$PINRUN" "$first"
+		sh "$g" "$PINRUN" "$FIRST"
 	rmdir "$g"
 	assert_failure 125
-	assert_line --index 1 "cpus: $second"
-	assert_line --index 4 "$second"
-	[ "$stderr" = "pinrun: CPU $first is not in this cgroup's cpuset $second" ] || fail "$stderr"
+	assert_line --index 1 "cpus: $SECOND"
+	assert_line --index 4 "$SECOND"
+	[ "$stderr" = "pinrun: CPU $FIRST is not in this cgroup's cpuset $SECOND" ] || fail "$stderr"
 }

@@ -5,9 +5,9 @@
 # marks are exactly the plan; --list --json carries the same; colour only
 # on a terminal, and never with NO_COLOR.
 
-load test_helper
-load reference
-load devices
+load lib/test_helper
+load lib/reference
+load lib/devices
 
 # check_map FILE [POLICY...]: the map of FILE, with the placement of POLICY
 # marked when one is given, checked against hwloc's view of FILE.
@@ -177,8 +177,8 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 # --- the documentation's examples -------------------------------------------------
 
 @test "the README's device examples print what the README shows" {
-	local readme=$BATS_TEST_DIRNAME/../README.md n=0 cmd want args
-	cd "$BATS_TEST_DIRNAME/.."
+	local readme=$REPO/README.md n=0 cmd want args
+	cd "$REPO"
 	# Each console block of the section: "$ pinrun ARGS", then its output.
 	while IFS= read -r -d '' block; do
 		cmd=${block%%$'\n'*}
@@ -196,7 +196,7 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 }
 
 @test "the man page's --list picture and device examples are what pinrun does" {
-	local man=$BATS_TEST_DIRNAME/../man/pinrun.1 want
+	local man=$REPO/man/pinrun.1 want
 	local E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
 	want=$(awk '/^on two Xeon E5-2695 v4:$/ { on = 1; next } on && /^\.EX$/ { inb = 1; next }
 		inb && /^\.EE$/ { exit } inb' "$man" | sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g')
@@ -213,7 +213,7 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 	assert_line "  the placement, marked [ ] above: 0,4,9,13"
 	run "$PINRUN" --near=pci=0000:08:00.0 --same-numa --dry-run --topology "$E5"
 	assert_output "0-17,36-53"
-	run "$PINRUN" --hot --mem=interleave:all -- "$BATS_TEST_DIRNAME/helpers/mempolicy"
+	run "$PINRUN" --hot --mem=interleave:all -- "$HELPERS/mempolicy"
 	assert_output "interleave $(expand "$(cat /sys/devices/system/node/online)")"
 }
 

@@ -4,11 +4,10 @@
 # the policy the command really has (read back with get_mempolicy by a
 # helper) on this machine, and the plans on multi-node topologies.
 
-load test_helper
-load devices
+load lib/test_helper
+load lib/devices
 
 setup() {
-	HELPERS=$BATS_TEST_DIRNAME/helpers
 	KNL=$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml
 	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
 	# This machine's first memory node, and how many it has.

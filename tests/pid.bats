@@ -4,10 +4,9 @@
 # thread or all, --quiet; and --show of a process whose threads differ.
 # Every process here is one this file started.
 
-load test_helper
+load lib/test_helper
 
 setup() {
-	HELPERS=$BATS_TEST_DIRNAME/helpers
 	load_allowed
 	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
 }

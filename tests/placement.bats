@@ -4,8 +4,8 @@
 # README), checked against hwloc's own tools on the same file,
 # plus synthetic and saved-sysfs sources.
 
-load test_helper
-load reference
+load lib/test_helper
+load lib/reference
 
 @test "spread = hwloc-distrib --single: 1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu" { check_spread "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml"; }
 @test "same-chip = hwloc-calc package:i: 1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu" { check_domain "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml" same-chip package; }

@@ -7,9 +7,7 @@
 # package itself is built, linted, installed and removed by CI
 # (scripts/package, .ci/run), which needs the --ci tools.
 
-load test_helper
-
-REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+load lib/test_helper
 
 setup() {
 	VERSION=$(cat "$REPO/VERSION")

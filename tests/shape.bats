@@ -2,11 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The code's shape, checked: the pure modules (Makefile's PURE_OBJS, one
 # archive) reach no system call, and the check itself can fail; the
-# includes keep the layers docs/design.md names.
+# includes keep the layers docs/design.md names; no two tests of the
+# suites have one name.
 
-load test_helper
-
-REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+load lib/test_helper
 
 pure_objects() {
 	make -s -C "$REPO" -f - print-pure <<-'MK'
@@ -89,4 +88,31 @@ includes() {
 	for f in exitcode.h mempolicy.h; do
 		[ -z "$(includes "$f")" ] || fail "$f, a leaf header, includes $(includes "$f")"
 	done
+}
+
+# The names of the tests of some suites, one a line: "NAME<tab>SUITE".
+test_names() {
+	local f
+	for f in "$@"; do
+		sed -nE 's/^@test +"(([^"\\]|\\.)*)".*/\1/p' "$f" | sed "s|\$|	${f##*/}|"
+	done
+}
+
+# Names that two tests share (in one suite or in two), with their suites.
+shared_names() {
+	test_names "$@" | sort | awk -F'\t' '$1 == last { print $1 " (" lastf ", " $2 ")" } { last = $1; lastf = $2 }'
+}
+
+@test "shape 6: no two tests of the suites have one name" {
+	local n
+	n=$(test_names "$REPO"/tests/*.bats | wc -l)
+	[ "$n" -ge 600 ] || fail "only $n tests found"
+	run shared_names "$REPO"/tests/*.bats
+	assert_success
+	assert_output ""
+	# It can fail: a name that two suites give.
+	printf '@test "a" {\n\t:\n}\n@test "b \\"q\\"" { :; }\n' >"$BATS_TEST_TMPDIR/one.bats"
+	printf '@test "b \\"q\\"" { :; }\n' >"$BATS_TEST_TMPDIR/two.bats"
+	run shared_names "$BATS_TEST_TMPDIR/one.bats" "$BATS_TEST_TMPDIR/two.bats"
+	assert_output 'b \"q\" (one.bats, two.bats)'
 }

@@ -5,8 +5,8 @@
 # the real tools where they are installed (taskset, numactl, hwloc-bind,
 # libgomp, srun on a one-node Slurm).
 
-load test_helper
-load reference
+load lib/test_helper
+load lib/reference
 
 setup_file() {
 	# A program that says where each of its OpenMP threads may run.
@@ -43,21 +43,12 @@ setup() {
 	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
 	E5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml
 	OMP=$BATS_FILE_TMPDIR/omp
-}
-
-need_two_cpus() {
-	local allowed
-	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	[ "$allowed" = 0-1 ] || [ "$(expand "$allowed" | tr ',' '\n' | wc -l)" -ge 2 ] ||
-		skip_unless_works "needs 2 CPUs"
+	load_allowed
 }
 
 need_omp() {
 	[ -x "$OMP" ] || skip_unless_works "gcc -fopenmp failed: $(head -n 1 "$BATS_FILE_TMPDIR/omp.log")"
 }
-
-# The CPUs this process may run on, as the kernel says.
-cpus_of() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$1/status"; }
 
 # A list with ranges (no strides), as numactl, systemd and Docker read it.
 is_plain_list() { [[ $1 =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]]; }
@@ -189,7 +180,7 @@ emit_value() {
 # The real tools, fed what --emit says: the process lands on exactly the
 # plan's CPUs.
 @test "--emit=taskset, numactl and hwloc: the tools bind exactly the plan" {
-	need_two_cpus
+	needs_two_cpus
 	needs_program numactl -- "scripts/install-deps --ci installs numactl"
 	local spec want
 	for spec in 0 1 0-1; do
@@ -216,7 +207,7 @@ emit_value() {
 }
 
 @test "--emit=openmp: libgomp binds a thread to each place" {
-	need_two_cpus
+	needs_two_cpus
 	need_omp
 	run env "$("$PINRUN" --cpus 1,0 --emit=openmp)" "$OMP"
 	assert_success
@@ -234,7 +225,7 @@ emit_value() {
 
 @test "--emit=likwid: likwid-pin's -c list (when likwid is installed)" {
 	command -v likwid-pin >/dev/null || skip "likwid-pin is not installed (not in scripts/install-deps): checked against its grammar only"
-	need_two_cpus
+	needs_two_cpus
 	# shellcheck disable=SC2046
 	run likwid-pin -q $("$PINRUN" --cpus 1 --emit=likwid) cat /proc/self/status
 	assert_success
@@ -245,7 +236,7 @@ emit_value() {
 # says. The whole cluster's life is inside the lock, so that no other suite
 # runs Slurm meanwhile.
 @test "--emit=srun: srun binds each task of the step to its part" {
-	need_two_cpus
+	needs_two_cpus
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "Slurm's slurmd needs root"
 	command -v slurmd >/dev/null && command -v munged >/dev/null ||
 		skip_unless_works "Slurm is not installed (scripts/install-deps --ci)"
@@ -261,7 +252,7 @@ emit_value() {
 			{ tail -n 3 "$dir.start"; exit 4; }
 		SLURM_CONF=$dir/slurm.conf timeout 60 srun -n 2 --label "$bind" \
 			sh -c "sed -n \"s/^Cpus_allowed_list:[[:space:]]*/cpus /p\" /proc/self/status" </dev/null
-	' _ "$BATS_TEST_DIRNAME/.." "$bind"
+	' _ "$REPO" "$bind"
 	[ "$status" -eq 0 ] || fail "exit $status: $output"
 	assert_line "0: cpus 0"
 	assert_line "1: cpus 1"
@@ -388,7 +379,7 @@ MAKEFLAGS='k -j4'"
 
 # The real runtimes on this machine.
 @test "--tell: an OpenMP program runs a thread on each placement CPU, bound where OMP_PLACES says" {
-	need_two_cpus
+	needs_two_cpus
 	need_omp
 	run env -u OMP_NUM_THREADS -u OMP_PLACES -u OMP_PROC_BIND "$PINRUN" --cpus 0-1 --tell -- "$OMP"
 	assert_success
@@ -403,7 +394,7 @@ MAKEFLAGS='k -j4'"
 }
 
 @test "--tell: nproc and GNU make's jobs follow the placement" {
-	need_two_cpus
+	needs_two_cpus
 	local dir=$BATS_TEST_TMPDIR/make
 	run env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$PINRUN" --cpus 1 --tell=omp -- nproc
 	assert_output "1"
@@ -430,7 +421,7 @@ EOF
 }
 
 @test "--tell: a CPU quota on the cgroup, or on an ancestor, caps N (rounded up)" {
-	need_two_cpus
+	needs_two_cpus
 	local d
 	d=$(quota_cgroup 50000 100000) || skip_unless_works "cannot make a cgroup with a CPU quota here"
 	run in_cgroup "$d" env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$PINRUN" --cpus 0-1 --tell=omp -- nproc
@@ -455,7 +446,7 @@ EOF
 @test "--tell: Java's active processor count" {
 	# A JVM is not in scripts/install-deps: skipped where there is none.
 	command -v java >/dev/null || skip "java is not installed (not in scripts/install-deps)"
-	need_two_cpus
+	needs_two_cpus
 	run env -u JAVA_TOOL_OPTIONS "$PINRUN" --cpus 1 --tell=java -- java -XX:+PrintFlagsFinal -version
 	assert_success
 	assert_line --regexp '^ +int ActiveProcessorCount += 1 '
@@ -465,7 +456,7 @@ EOF
 	# Debian 12's Go (1.19) sizes GOMAXPROCS from the affinity alone: in a
 	# cgroup allowed one CPU's worth it still says 2, and with --tell 1.
 	needs_program go -- "scripts/install-deps --ci installs golang-go"
-	need_two_cpus
+	needs_two_cpus
 	local d
 	printf '%s\n' 'package main' 'import ("fmt"; "runtime")' \
 		'func main() { fmt.Println(runtime.GOMAXPROCS(0)) }' >"$BATS_TEST_TMPDIR/p.go"
@@ -490,7 +481,7 @@ EOF
 	assert_success
 	assert_output "OMP_NUM_THREADS=4
 GOMAXPROCS=4"
-	need_two_cpus
+	needs_two_cpus
 	run env -u OMP_NUM_THREADS -u OMP_PLACES -u OMP_PROC_BIND -u GOMAXPROCS "$PINRUN" --cpus 0-1 --tell=omp,go --follow -- \
 		sh -c 'sh -c "echo \$OMP_NUM_THREADS \$GOMAXPROCS \${OMP_PLACES:-none}"'
 	assert_success

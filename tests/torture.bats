@@ -7,7 +7,7 @@
 # longer, with every shape.
 # shellcheck disable=SC2154 # bats sets output and status
 
-load test_helper
+load lib/test_helper
 
 # Every shape runs here. The bugs the torture found, all fixed and kept as
 # shapes: survivors (a child whose first stop came after the command's end
@@ -26,7 +26,7 @@ BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
 
 setup() {
 	TORTURE=$BATS_TEST_DIRNAME/follow-torture
-	[ -x "$BATS_TEST_DIRNAME/helpers/tree" ] ||
+	[ -x "$HELPERS/tree" ] ||
 		fail "tests/helpers/tree is not built (make check builds it)"
 	command -v python3 >/dev/null || fail "follow-torture needs python3"
 }

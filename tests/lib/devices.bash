@@ -3,7 +3,7 @@
 # in a topology file, and checks of pinrun against them.
 # shellcheck disable=SC2034,SC2154 # read by the suites; set by bats' run
 
-FIX=$BATS_TEST_DIRNAME/fixtures
+FIX=$REPO/tests/fixtures
 # Hand-made: devices under bridges, on one core, on the whole machine, with
 # no PCI device, two with one name, one with a tab in its name; two NUMA
 # nodes per package, GPU memory on a package, CXL memory on the machine.

@@ -6,11 +6,15 @@ bats_load_library bats-support
 bats_load_library bats-assert
 
 export LC_ALL=C
+# The source tree (this file is its tests/lib/test_helper.bash); the real
+# machines' topologies and the C helpers (make check builds them).
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TOPO=$REPO/tests/topologies
+HELPERS=$REPO/tests/helpers
 # What tests/run exports, so that a plain `bats tests/X.bats` runs the same.
-: "${PINRUN:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/pinrun}"
+: "${PINRUN:=$REPO/pinrun}"
 export PINRUN
 export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
-TOPO=$BATS_TEST_DIRNAME/topologies
 
 # A feature the kernel refuses here is skipped with its reason, unless
 # PINRUN_MUST_WORK=1 (CI) says it must work.
@@ -139,4 +143,32 @@ kill_background() {
 		kill $BG 2>/dev/null
 	fi
 	return 0
+}
+
+# complete_line LINE [SCRIPT]: complete LINE, the cursor at its end, as
+# bash would (COMP_WORDS split at blanks, and at '=' and ':', which are
+# words of their own as COMP_WORDBREAKS has them); prints COMPREPLY, one a
+# line. SCRIPT is sourced first (another command's completion). For
+# tests/completion.bats and tests/devices.bats (--near=, --mem=).
+complete_line() {
+	bash --norc --noprofile -c '
+		source "$1" || exit 9
+		[ -z "$3" ] || source "$3" || exit 9
+		line=$2 word= COMP_WORDS=()
+		for ((k = 0; k < ${#line}; k++)); do
+			c=${line:k:1}
+			case $c in
+			" ") [ -z "$word" ] || COMP_WORDS+=("$word"); word= ;;
+			[=:])
+				[ -z "$word" ] || [[ $word == [=:]* ]] || { COMP_WORDS+=("$word"); word=; }
+				word+=$c
+				[[ ${line:k+1:1} == [=:] ]] || { COMP_WORDS+=("$word"); word=; }
+				;;
+			*) [[ $word != [=:]* ]] || { COMP_WORDS+=("$word"); word=; }; word+=$c ;;
+			esac
+		done
+		COMP_WORDS+=("$word")
+		COMP_LINE=$line COMP_POINT=${#line} COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_pinrun
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$REPO/completion/pinrun.bash" "$1" "${2:-}"
 }
