@@ -364,3 +364,46 @@ char *cpulist_str(const struct cpuset *set)
 		cpulist_format(set, s, len + 1);
 	return s;
 }
+
+const char *cpulist_strerror(enum cpulist_err code)
+{
+	switch (code) {
+	case CPULIST_OK:
+		return "no error";
+	case CPULIST_E_EMPTY:
+		return "empty";
+	case CPULIST_E_EMPTY_ITEM:
+		return "empty item";
+	case CPULIST_E_TRAILING_COMMA:
+		return "trailing comma";
+	case CPULIST_E_BAD_CHAR:
+		return "unexpected character";
+	case CPULIST_E_NO_START:
+		return "missing start of range";
+	case CPULIST_E_NO_END:
+		return "missing end of range";
+	case CPULIST_E_REVERSED:
+		return "reversed range";
+	case CPULIST_E_NO_STRIDE:
+		return "missing stride after ':'";
+	case CPULIST_E_ZERO_STRIDE:
+		return "stride 0";
+	case CPULIST_E_STRIDE_NO_RANGE:
+		return "a stride needs a range (N-M:S)";
+	case CPULIST_E_TOO_LARGE:
+		return "CPU number too large";
+	case CPULIST_E_MASK_NO_DIGITS:
+		return "no hex digits after 0x";
+	case CPULIST_E_MASK_EMPTY_WORD:
+		return "empty 32-bit word";
+	case CPULIST_E_MASK_LONG_WORD:
+		return "a comma-separated word has more than 8 digits";
+	case CPULIST_E_MASK_BAD_DIGIT:
+		return "not a hex digit";
+	case CPULIST_E_MASK_TOO_LARGE:
+		return "it sets CPUs beyond the limit";
+	case CPULIST_E_MASK_ZERO:
+		return "no CPU set";
+	}
+	return "unknown error";
+}

@@ -35,7 +35,7 @@ int cpulist_next(const struct cpuset *set, int prev);
 /* The highest CPU, or -1 for an empty set. */
 int cpulist_last(const struct cpuset *set);
 
-/* Why a list or mask did not parse; errors.c words each one. */
+/* Why a list or mask did not parse; cpulist_strerror gives its phrase. */
 enum cpulist_err {
 	CPULIST_OK = 0,
 	CPULIST_E_EMPTY,	   /* nothing at all */
@@ -62,6 +62,10 @@ struct cpulist_error {
 	const char *at; /* where in the input (every code sets it) */
 	unsigned long value, value2;
 };
+
+/* The reason phrase of a code, without the values: "empty item". What a user
+ * reads is composed by the command line (errors.c), with the values. */
+const char *cpulist_strerror(enum cpulist_err code);
 
 /* Which syntax a plain CPU spec is written in, judged from its text: a
  * mask when it starts with "0x" (or "0X"), is one word of hex digits with

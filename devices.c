@@ -353,3 +353,20 @@ size_t devices_some(const struct topology *t, bool pci, unsigned max, char *buf,
 					" and %u more", all - shown);
 	return len;
 }
+
+const char *devices_strerror(enum devices_err code)
+{
+	switch (code) {
+	case DEVICES_OK:
+		return "no error";
+	case DEVICES_E_EMPTY:
+		return "no device name";
+	case DEVICES_E_BAD_PCI:
+		return "expected a PCI bus id such as 0000:3b:00.0";
+	case DEVICES_E_UNKNOWN:
+		return "unknown device";
+	case DEVICES_E_AMBIGUOUS:
+		return "two devices have the name";
+	}
+	return "unknown error";
+}

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The words for every module's error codes: one table per enum, in the
- * spirit of gai_strerror. Each function returns the whole message (what
- * failed, the value, why; without "pinrun: ") in a static buffer, valid
- * until the next call. What the user typed is echoed through msg_input:
- * escaped and cut. The facts a message needs beyond the error itself
- * (which option, the allowed set) are the caller's to give. */
+/* The messages of the modules' codes. A module gives the reason phrase of
+ * each code (cpulist_strerror and the like); these compose what the user
+ * reads from the code, its values and the facts the caller gives (which
+ * option, the allowed set): printf formats that -Wformat checks. Each
+ * returns the whole message (what failed, the value, why; without
+ * "pinrun: ") in a static buffer, valid until the next call. What the
+ * user typed is echoed through msg_input: escaped and cut. */
 #ifndef PINRUN_ERRORS_H
 #define PINRUN_ERRORS_H
 

@@ -85,6 +85,25 @@ enum follow_unavailable {
 	FOLLOW_NO_HELPER /* the helper could not be started */
 };
 
+/* The reason phrase of a code: "ptrace is denied". (Here, not in
+ * follow_start.c, so that the unit tests of the words need no tracer.) */
+static inline const char *follow_strerror(enum follow_unavailable why)
+{
+	switch (why) {
+	case FOLLOW_OK:
+		return "no error";
+	case FOLLOW_TRACED:
+		return "traced already";
+	case FOLLOW_DENIED:
+		return "ptrace is denied";
+	case FOLLOW_NO_SEIZE:
+		return "the kernel has no PTRACE_SEIZE";
+	case FOLLOW_NO_HELPER:
+		return "cannot start the tracer";
+	}
+	return "unknown error";
+}
+
 /* Whether programs that trace work under --follow: a seccomp filter hands
  * each ptrace attach (PTRACE_TRACEME, PTRACE_ATTACH, PTRACE_SEIZE) in the
  * tree to the tracer first, which lets go of both sides. */

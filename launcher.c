@@ -713,3 +713,60 @@ const char *launcher_name(enum launcher_kind kind)
 
 	return names[kind];
 }
+
+const char *launcher_strerror(enum launcher_err code)
+{
+	switch (code) {
+	case LAUNCHER_OK:
+		return "no error";
+	case LAUNCHER_E_SYNTAX:
+		return "expected I/N (I from 1 to N), auto or auto/N";
+	case LAUNCHER_E_TOO_LARGE:
+		return "a number is too large";
+	case LAUNCHER_E_RANGE:
+		return "parts count from 1 to the number of parts";
+	case LAUNCHER_E_NONE:
+		return "none of the launcher variables is set "
+		       "(OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, "
+		       "SLURM_STEP_ID, SLURM_JOB_ID; or auto/N with "
+		       "PARALLEL_JOBSLOT)";
+	case LAUNCHER_E_NO_SLOT:
+		return "PARALLEL_JOBSLOT is not set (auto/N is for GNU "
+		       "parallel's jobs; auto reads Slurm's and MPI's "
+		       "variables)";
+	case LAUNCHER_E_BAD_VALUE:
+		return "a launcher variable is invalid";
+	case LAUNCHER_E_MISSING:
+		return "a launcher variable is missing";
+	case LAUNCHER_E_BEYOND:
+		return "a launcher variable is out of range";
+	case LAUNCHER_E_NOMEM:
+		return "out of memory";
+	case LAUNCHER_E_TOO_MANY:
+		return "more parts than units";
+	}
+	return "unknown error";
+}
+
+const char *launcher_why_strerror(enum launcher_why why)
+{
+	switch (why) {
+	case LAUNCHER_WHY_NUMBER:
+		return "not a number";
+	case LAUNCHER_WHY_TOO_LARGE:
+		return "a number over 4294967295";
+	case LAUNCHER_WHY_ZERO:
+		return "it counts from 1";
+	case LAUNCHER_WHY_FLAG:
+		return "expected 0 or 1";
+	case LAUNCHER_WHY_TASKS:
+		return "expected task counts such as 2(x3),1";
+	case LAUNCHER_WHY_BIND_TYPE:
+		return "not a binding type Slurm sets";
+	case LAUNCHER_WHY_BIND_ENTRY:
+		return "expected masks or CPU numbers such as 0x1,0x2";
+	case LAUNCHER_WHY_NOT_HERE:
+		return "this task's entry has no CPU of this topology";
+	}
+	return "invalid";
+}

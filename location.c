@@ -1380,3 +1380,42 @@ size_t location_format(const struct topology *t, const int *objs, unsigned n,
 	}
 	return len;
 }
+
+const char *location_strerror(enum location_err code)
+{
+	switch (code) {
+	case LOCATION_OK:
+		return "no error";
+	case LOCATION_E_TYPE:
+		return "unknown object type";
+	case LOCATION_E_UNSUPPORTED:
+		return "an object type pinrun does not keep";
+	case LOCATION_E_NO_LEVEL:
+		return "no such level in the topology";
+	case LOCATION_E_GROUPS:
+		return "several group levels: name one";
+	case LOCATION_E_NO_INDEX:
+		return "an object type needs an index";
+	case LOCATION_E_BAD_INDEX:
+		return "invalid index";
+	case LOCATION_E_REVERSED:
+		return "reversed range";
+	case LOCATION_E_NO_SUCH:
+		return "no such object";
+	case LOCATION_E_NONE:
+		return "the range names no object";
+	case LOCATION_E_NO_OS_INDEX:
+		return "the objects have no OS index";
+	case LOCATION_E_EMPTY_STEP:
+		return "empty step";
+	case LOCATION_E_NO_CPUS:
+		return "no usable CPU";
+	case LOCATION_E_CPULIST:
+		return "invalid CPU list or mask";
+	case LOCATION_E_OPERATOR:
+		return "an operator needs a location after it";
+	case LOCATION_E_NOMEM:
+		return "out of memory";
+	}
+	return "unknown error";
+}

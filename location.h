@@ -69,6 +69,10 @@ struct location_error {
 	char suggest[64];
 };
 
+/* The reason phrase of a code, without the values: "empty step". What a user
+ * reads is composed by the command line (errors.c), with the values. */
+const char *location_strerror(enum location_err code);
+
 struct location_opts {
 	bool physical; /* indexes are OS indexes, as hwloc-calc -p reads them */
 	const struct cpuset *all; /* what "all" and "root" name (NULL: every

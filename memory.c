@@ -153,3 +153,24 @@ int memory_parse(const struct topology *t, const char *spec,
 			return fail(err, MEMORY_E_ITEM, p, 0);
 	}
 }
+
+const char *memory_strerror(enum memory_err code)
+{
+	switch (code) {
+	case MEMORY_OK:
+		return "no error";
+	case MEMORY_E_EMPTY:
+		return "no node list after ':'";
+	case MEMORY_E_ITEM:
+		return "not a node number, a range or a node kind";
+	case MEMORY_E_REVERSED:
+		return "reversed range";
+	case MEMORY_E_TOO_LARGE:
+		return "node number too large";
+	case MEMORY_E_NO_NODE:
+		return "no such NUMA node";
+	case MEMORY_E_NO_KIND:
+		return "no NUMA node of the kind";
+	}
+	return "unknown error";
+}

@@ -2,7 +2,7 @@
 /* pinrun's one message format, "pinrun: what 'value': why" on stderr, and
  * its exits. Only the command-line side (options.c, context.c, act.c,
  * follower.c, output.c, list.c, pinrun.c) calls these: the modules
- * return codes, and errors.c words them. */
+ * return codes and their phrases, and errors.c composes the messages. */
 #ifndef PINRUN_MESSAGE_H
 #define PINRUN_MESSAGE_H
 

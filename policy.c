@@ -597,3 +597,38 @@ void policy_kind_cpus(const struct topology *t, enum core_kind kind,
 		    t->objs[t->pus[i]].kind == want)
 			cpulist_add(set, tree_pu_os(t, i));
 }
+
+const char *policy_strerror(enum policy_err code)
+{
+	switch (code) {
+	case POLICY_OK:
+		return "no error";
+	case POLICY_E_NOMEM:
+		return "out of memory";
+	case POLICY_E_NO_LEVEL:
+		return "no such level in the topology";
+	case POLICY_E_NO_SUCH:
+		return "no such domain";
+	case POLICY_E_DOMAIN_EMPTY:
+		return "no CPU of the domain is allowed";
+	case POLICY_E_TOO_MANY:
+		return "more units than are allowed";
+	case POLICY_E_NOT_EXIST:
+		return "no such CPU";
+	case POLICY_E_OFFLINE:
+		return "the CPU is offline or disallowed";
+	case POLICY_E_NOT_ALLOWED:
+		return "the CPU is not in the allowed set";
+	case POLICY_E_HOT_NOT_ONE:
+		return "--hot takes exactly one CPU";
+	case POLICY_E_CURRENT:
+		return "the current CPU is not in the allowed set";
+	case POLICY_E_NOTHING:
+		return "no CPU is allowed";
+	case POLICY_E_NOT_UNDER:
+		return "the current CPU is under no domain of the level";
+	case POLICY_E_NONE_ALLOWED:
+		return "no domain of the level has an allowed CPU";
+	}
+	return "unknown error";
+}

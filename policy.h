@@ -90,6 +90,10 @@ struct policy_error {
 	unsigned long value, value2;
 };
 
+/* The reason phrase of a code, without the values: "no CPU is allowed". What a user
+ * reads is composed by the command line (errors.c), with the values. */
+const char *policy_strerror(enum policy_err code);
+
 /* What a policy's option takes as its value. */
 enum policy_value {
 	POLICY_VALUE_NONE,   /* POLICY_NONE: no option */

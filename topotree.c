@@ -344,3 +344,32 @@ void tree_local_numa(const struct topology *t, const struct cpuset *set,
 			cpulist_add(nodes, t->numa[n].os);
 	}
 }
+
+const char *topo_strerror(enum topo_err code)
+{
+	switch (code) {
+	case TOPO_OK:
+		return "no error";
+	case TOPO_E_NOMEM:
+		return "out of memory";
+	case TOPO_E_SYSTEM:
+		return "a system call failed";
+	case TOPO_E_INVALID:
+		return "hwloc could not make sense of it";
+	case TOPO_E_ENV:
+		return "unset the variable, or fix it";
+	case TOPO_E_LIBRARY:
+		return "cannot load libhwloc";
+	case TOPO_E_CRASHED:
+		return "hwloc crashed reading it";
+	case TOPO_E_TIMEOUT:
+		return "hwloc was still reading it at the time limit";
+	case TOPO_E_DUP_PU:
+		return "two of its PUs have the same CPU number";
+	case TOPO_E_NESTED:
+		return "it has an object inside another of its own type";
+	case TOPO_E_TOO_LARGE:
+		return "too large for pinrun";
+	}
+	return "unknown error";
+}

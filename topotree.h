@@ -28,7 +28,7 @@ enum topo_type {
 #define TOPO_NONE (-1)
 
 /* Why a topology could not be had: from tree_finish, topo_load and the
- * isolated loader. errors.c words each. */
+ * isolated loader. topo_strerror gives the phrase. */
 enum topo_err {
 	TOPO_OK = 0,
 	TOPO_E_NOMEM,
@@ -47,6 +47,10 @@ struct topo_error {
 	enum topo_err code;
 	int sys; /* the errno, for TOPO_E_SYSTEM */
 };
+
+/* The reason phrase of a code, without the values: "hwloc crashed reading it". What a user
+ * reads is composed by the command line (errors.c), with the values. */
+const char *topo_strerror(enum topo_err code);
 
 /* Fill err and return -1: the loaders' way out. */
 static inline int topo_fail(struct topo_error *err, enum topo_err code, int sys)

@@ -1,17 +1,59 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests for errors.c: every code of every table has words, each
- * {name} in them is filled, and what the user typed is echoed safely. */
+/* Unit tests for the words: every code of every module has a reason
+ * phrase, errors.c composes a whole message for each (never a fallback,
+ * never a missing value), and what the user typed is echoed safely. */
 #include "check.h"
 #include "errors.h"
 
-/* Words that say something and left no template name behind. */
+/* Words that say something, on one line, with every value given. */
 static bool worded(const char *w)
 {
-	if (!w[0] || strchr(w, '{') || strchr(w, '}') || strchr(w, '\n')) {
+	if (!w[0] || strstr(w, "failed") || strstr(w, "(null)") ||
+	    strchr(w, '\n')) {
 		printf("# badly worded: '%s'\n", w);
 		return false;
 	}
 	return true;
+}
+
+/* A phrase for each code: a few words, none the fallback's. */
+static bool phrase(const char *w)
+{
+	if (!w[0] || !strcmp(w, "unknown error") || strchr(w, '\n')) {
+		printf("# no phrase: '%s'\n", w);
+		return false;
+	}
+	return true;
+}
+
+TEST(every_code_has_a_phrase)
+{
+	for (int c = CPULIST_E_EMPTY; c <= CPULIST_E_MASK_ZERO; c++)
+		EXPECT(phrase(cpulist_strerror((enum cpulist_err)c)));
+	for (int c = LOCATION_E_TYPE; c <= LOCATION_E_NOMEM; c++)
+		EXPECT(phrase(location_strerror((enum location_err)c)));
+	for (int c = POLICY_E_NOMEM; c <= POLICY_E_NONE_ALLOWED; c++)
+		EXPECT(phrase(policy_strerror((enum policy_err)c)));
+	for (int c = LAUNCHER_E_SYNTAX; c <= LAUNCHER_E_TOO_MANY; c++)
+		EXPECT(phrase(launcher_strerror((enum launcher_err)c)));
+	for (int w = LAUNCHER_WHY_NUMBER; w <= LAUNCHER_WHY_NOT_HERE; w++)
+		EXPECT(phrase(launcher_why_strerror((enum launcher_why)w)));
+	for (int c = TOPO_E_NOMEM; c <= TOPO_E_TOO_LARGE; c++)
+		EXPECT(phrase(topo_strerror((enum topo_err)c)));
+	for (int c = DEVICES_E_EMPTY; c <= DEVICES_E_AMBIGUOUS; c++)
+		EXPECT(phrase(devices_strerror((enum devices_err)c)));
+	for (int c = MEMORY_E_EMPTY; c <= MEMORY_E_NO_KIND; c++)
+		EXPECT(phrase(memory_strerror((enum memory_err)c)));
+	for (int w = FOLLOW_TRACED; w <= FOLLOW_NO_HELPER; w++)
+		EXPECT(phrase(follow_strerror((enum follow_unavailable)w)));
+	/* A code beyond the table (a newer module, an old caller). */
+	EXPECT(!strcmp(cpulist_strerror((enum cpulist_err)99),
+		       "unknown error"));
+	/* The phrase is the message's reason where it needs no value. */
+	EXPECT(!strcmp(memory_strerror(MEMORY_E_EMPTY),
+		       "no node list after ':'"));
+	EXPECT(!strcmp(follow_strerror(FOLLOW_NO_SEIZE),
+		       "the kernel has no PTRACE_SEIZE"));
 }
 
 TEST(cpulist_words)
@@ -242,6 +284,7 @@ TEST(input_is_escaped_and_cut)
 
 int main(void)
 {
+	RUN(every_code_has_a_phrase);
 	RUN(cpulist_words);
 	RUN(location_words);
 	RUN(policy_words);
