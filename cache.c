@@ -424,3 +424,18 @@ int cache_store(struct cache *c, const struct topology *t)
 		prune(c->dir);
 	return r;
 }
+
+const char *cache_strerror(enum cache_unusable why)
+{
+	switch (why) {
+	case CACHE_USABLE:
+		return "used";
+	case CACHE_NO_KEY:
+		return "not used for this source";
+	case CACHE_NO_HOME:
+		return "not used: no HOME or XDG_CACHE_HOME";
+	case CACHE_NOT_OURS:
+		return "not used: no cache directory of this user's own";
+	}
+	return "not used";
+}

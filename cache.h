@@ -40,6 +40,9 @@ enum cache_unusable {
 enum cache_unusable cache_open(struct cache *c, enum topo_source_kind kind,
 			       const char *arg);
 
+/* Why the cache is not used, for --explain: "not used for this source". */
+const char *cache_strerror(enum cache_unusable why);
+
 /* Read the entry if it is there, saved under exactly this key, by this
  * user, and not writable by others. Returns 0 with *out (freed with
  * tree_free), or -1: a miss. */

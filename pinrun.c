@@ -21,13 +21,6 @@
 #include "output.h"
 #include "pinrun.h"
 
-/* What the cache said, for --explain. */
-static const char *const unusable_words[] = {
-	[CACHE_NO_KEY] = "not used for this source",
-	[CACHE_NO_HOME] = "not used: no HOME or XDG_CACHE_HOME",
-	[CACHE_NOT_OURS] = "not used: no cache directory of this user's own",
-};
-
 /* The topology from the cache when it holds this source under its current
  * key, else from hwloc (then into the cache). */
 static struct topology *load(const struct options *o, struct context *ctx)
@@ -54,7 +47,7 @@ static struct topology *load(const struct options *o, struct context *ctx)
 		tree_free(t);
 	}
 	if (!o->no_cache && why)
-		ctx->cache = unusable_words[why];
+		ctx->cache = cache_strerror(why);
 	if (loader_load(kind, o->topology, devices, &t, &e) < 0)
 		msg_die("%s",
 			errors_topo(&e, kind,
