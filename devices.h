@@ -25,8 +25,8 @@ struct devices_error {
 	int pci;	   /* UNKNOWN: 1 when a bus id was looked for */
 };
 
-/* The reason phrase of a code, without the values: "no device name". What a user
- * reads is composed by the command line (errors.c), with the values. */
+/* The reason phrase of a code, without the values: "no device name". What a
+ * user reads is composed by the command line (errors.c), with the values. */
 const char *devices_strerror(enum devices_err code);
 
 /* Check the form of spec without a topology (for the option parser).

@@ -82,8 +82,9 @@ static const char *cpulist_message(const char *in,
 		return say("invalid CPU list '%s': CPU %s is too large (the "
 			   "limit is %d)",
 			   in,
-			   e->at ? msg_input_n(e->at, strspn(e->at, "0123456789"))
-				 : "",
+			   e->at
+			       ? msg_input_n(e->at, strspn(e->at, "0123456789"))
+			       : "",
 			   CPULIST_MAX - 1);
 	case CPULIST_E_MASK_NO_DIGITS:
 	case CPULIST_E_MASK_EMPTY_WORD:
@@ -137,8 +138,8 @@ static void suggestion(const char *option, const struct location_error *e,
 
 	if (option && option[strlen(option) - 1] == '=')
 		snprintf(buf, size, "%s%s", option, s);
-	else if (option && (strpbrk(e->suggest, " ~^") ||
-			    e->foreign == LOCATION_LIKWID))
+	else if (option &&
+		 (strpbrk(e->suggest, " ~^") || e->foreign == LOCATION_LIKWID))
 		snprintf(buf, size, "%s '%s'", option, s);
 	else if (option)
 		snprintf(buf, size, "%s %s", option, s);
@@ -203,11 +204,11 @@ const char *errors_spec(const char *option, const struct topology *t,
 	item = e->at ? msg_input_n(e->at, e->len) : "";
 	if (e->suggest[0])
 		suggestion(option, e, other, sizeof(other));
-	foreign = e->foreign != LOCATION_NATIVE &&
-			  (e->code == LOCATION_E_TYPE ||
-			   e->code == LOCATION_E_OPERATOR)
-		      ? foreign_message(in, item, other, e)
-		      : NULL;
+	foreign =
+	    e->foreign != LOCATION_NATIVE && (e->code == LOCATION_E_TYPE ||
+					      e->code == LOCATION_E_OPERATOR)
+		? foreign_message(in, item, other, e)
+		: NULL;
 	if (foreign)
 		return foreign;
 	parent_name(t, e, parent, sizeof(parent));
@@ -244,9 +245,10 @@ const char *errors_spec(const char *option, const struct topology *t,
 			   in, e->value, e->value - 1);
 	case LOCATION_E_NO_INDEX:
 		if (e->suggest[0])
-			return say("invalid location '%s': '%s' needs an index; "
-				   "did you mean %s?",
-				   in, item, other);
+			return say(
+			    "invalid location '%s': '%s' needs an index; "
+			    "did you mean %s?",
+			    in, item, other);
 		return say("invalid location '%s': '%s' needs an index, as in "
 			   "'%s:0'",
 			   in, item, item);
@@ -259,24 +261,27 @@ const char *errors_spec(const char *option, const struct topology *t,
 	case LOCATION_E_NO_SUCH:
 		other_space(e, type, hint, sizeof(hint));
 		if (e->physical)
-			return say("invalid location '%s': %s has no %s with OS "
-				   "index %lu (%s)%s",
-				   in, parent, type, e->value, os, hint);
+			return say(
+			    "invalid location '%s': %s has no %s with OS "
+			    "index %lu (%s)%s",
+			    in, parent, type, e->value, os, hint);
 		return say("invalid location '%s': %s has no %s %lu (it has "
 			   "%lu)%s",
 			   in, parent, type, e->value, e->value2, hint);
 	case LOCATION_E_NONE:
 		if (e->physical)
-			return say("invalid location '%s': '%s' names no %s (%s "
-				   "has %s)",
-				   in, item, type, parent, os);
+			return say(
+			    "invalid location '%s': '%s' names no %s (%s "
+			    "has %s)",
+			    in, item, type, parent, os);
 		return say("invalid location '%s': '%s' names no %s (%s has "
 			   "%lu)",
 			   in, item, type, parent, e->value2);
 	case LOCATION_E_NO_OS_INDEX:
-		return say("invalid location '%s': %s objects have no OS index: "
-			   "give a logical index, without --physical",
-			   in, type);
+		return say(
+		    "invalid location '%s': %s objects have no OS index: "
+		    "give a logical index, without --physical",
+		    in, type);
 	case LOCATION_E_EMPTY_STEP:
 		return say("invalid location '%s': %s", in,
 			   location_strerror(e->code));
@@ -288,9 +293,10 @@ const char *errors_spec(const char *option, const struct topology *t,
 			   in);
 	case LOCATION_E_OPERATOR:
 		if (e->suggest[0])
-			return say("invalid location '%s': '!' is numactl's; did "
-				   "you mean %s?",
-				   in, other);
+			return say(
+			    "invalid location '%s': '!' is numactl's; did "
+			    "you mean %s?",
+			    in, other);
 		return say("invalid location '%s': '%s' needs a location after "
 			   "it",
 			   in, item);
@@ -428,8 +434,8 @@ const char *errors_launcher(const char *spec, const struct launcher_error *e,
 			   LAUNCHER_MAX);
 	case LAUNCHER_E_RANGE:
 		if (!e->number2)
-			return say("invalid --share value '%s': N counts from 1",
-				   in);
+			return say(
+			    "invalid --share value '%s': N counts from 1", in);
 		return say("invalid --share: part %lu of %lu (%s)", e->number,
 			   e->number2, launcher_strerror(e->code));
 	case LAUNCHER_E_NONE:
@@ -498,7 +504,8 @@ static void topo_reason(const struct topo_error *e, enum topo_source_kind kind,
 		snprintf(buf, size, "%s (%s)", topo_strerror(e->code), sys);
 		return;
 	case TOPO_E_TIMEOUT:
-		snprintf(buf, size, "hwloc was still reading it after %d seconds",
+		snprintf(buf, size,
+			 "hwloc was still reading it after %d seconds",
 			 TOPO_LOAD_LIMIT_S);
 		return;
 	case TOPO_E_TOO_LARGE:
@@ -625,9 +632,10 @@ const char *errors_memory(const char *arg, const struct topology *t,
 			   "reversed",
 			   in, e->value, e->value2);
 	case MEMORY_E_TOO_LARGE:
-		return say("invalid --mem value '%s': node %s is too large (the "
-			   "limit is %d)",
-			   in, item, MEMORY_MAX_NODES - 1);
+		return say(
+		    "invalid --mem value '%s': node %s is too large (the "
+		    "limit is %d)",
+		    in, item, MEMORY_MAX_NODES - 1);
 	case MEMORY_E_NO_NODE:
 		if (t) {
 			memory_all(t, &nodes);

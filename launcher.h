@@ -50,8 +50,9 @@ struct launcher_error {
 	unsigned long units;	       /* E_TOO_MANY */
 };
 
-/* The reason phrase of a code, without the values: "expected I/N (I from 1 to N), auto or auto/N". What a user
- * reads is composed by the command line (errors.c), with the values. */
+/* The reason phrase of a code, without the values: "expected I/N (I from 1 to
+ * N), auto or auto/N". What a user reads is composed by the command line
+ * (errors.c), with the values. */
 const char *launcher_strerror(enum launcher_err code);
 /* What is wrong with a variable's text: "not a number". */
 const char *launcher_why_strerror(enum launcher_why why);

@@ -32,8 +32,9 @@ struct memory_error {
 	unsigned long value, value2;
 };
 
-/* The reason phrase of a code, without the values: "no node list after ':'". What a user
- * reads is composed by the command line (errors.c), with the values. */
+/* The reason phrase of a code, without the values: "no node list after ':'".
+ * What a user reads is composed by the command line (errors.c), with the
+ * values. */
 const char *memory_strerror(enum memory_err code);
 
 /* Read spec into a set of node numbers. With t NULL, only the form is

@@ -90,8 +90,8 @@ struct policy_error {
 	unsigned long value, value2;
 };
 
-/* The reason phrase of a code, without the values: "no CPU is allowed". What a user
- * reads is composed by the command line (errors.c), with the values. */
+/* The reason phrase of a code, without the values: "no CPU is allowed". What a
+ * user reads is composed by the command line (errors.c), with the values. */
 const char *policy_strerror(enum policy_err code);
 
 /* What a policy's option takes as its value. */

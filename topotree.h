@@ -48,8 +48,9 @@ struct topo_error {
 	int sys; /* the errno, for TOPO_E_SYSTEM */
 };
 
-/* The reason phrase of a code, without the values: "hwloc crashed reading it". What a user
- * reads is composed by the command line (errors.c), with the values. */
+/* The reason phrase of a code, without the values: "hwloc crashed reading it".
+ * What a user reads is composed by the command line (errors.c), with the
+ * values. */
 const char *topo_strerror(enum topo_err code);
 
 /* Fill err and return -1: the loaders' way out. */

@@ -47,11 +47,11 @@ TEST(every_code_has_a_phrase)
 	for (int w = FOLLOW_TRACED; w <= FOLLOW_NO_HELPER; w++)
 		EXPECT(phrase(follow_strerror((enum follow_unavailable)w)));
 	/* A code beyond the table (a newer module, an old caller). */
-	EXPECT(!strcmp(cpulist_strerror((enum cpulist_err)99),
-		       "unknown error"));
+	EXPECT(
+	    !strcmp(cpulist_strerror((enum cpulist_err)99), "unknown error"));
 	/* The phrase is the message's reason where it needs no value. */
-	EXPECT(!strcmp(memory_strerror(MEMORY_E_EMPTY),
-		       "no node list after ':'"));
+	EXPECT(
+	    !strcmp(memory_strerror(MEMORY_E_EMPTY), "no node list after ':'"));
 	EXPECT(!strcmp(follow_strerror(FOLLOW_NO_SEIZE),
 		       "the kernel has no PTRACE_SEIZE"));
 }
