@@ -45,11 +45,8 @@ static void old_affinity(const struct options *o, pid_t tid, struct cpuset *set)
 {
 	int r = host_get_affinity(tid, set);
 
-	if (r == -ESRCH && tid == o->pid)
-		act_no_process(tid, o->tid);
 	if (r < 0 && tid == o->pid)
-		msg_die("cannot read the affinity of %s %d: %s",
-			o->tid ? "tid" : "pid", (int)tid, strerror(-r));
+		msg_affinity_unreadable(tid, o->tid, -r);
 	if (r < 0)
 		cpulist_zero(set); /* the thread ended meanwhile */
 }
@@ -90,7 +87,7 @@ void act_replace(const struct options *o, const struct policy_plan *plan)
 
 		if ((r = host_threads(o->pid, &tids, &n)) < 0) {
 			if (r == -ENOENT && pass == 0)
-				act_no_process(o->pid, false);
+				msg_no_task(o->pid, false);
 			if (r == -ENOENT)
 				break; /* it ended after it was re-placed */
 			msg_die("cannot list the threads of pid %d: %s",
@@ -173,10 +170,4 @@ void act_cannot_run(const char *command, int err)
 {
 	msg_note("cannot run '%s': %s", msg_input(command), strerror(err));
 	exit(pinrun_exec_status(err));
-}
-
-void act_no_process(pid_t id, bool tid)
-{
-	msg_die("no %s %d", tid ? "thread with tid" : "process with pid",
-		(int)id);
 }

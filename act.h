@@ -35,8 +35,4 @@ void act_exec(char **command) __attribute__((noreturn));
  * execvp's errno), then its status: 126 or 127 (pinrun_exec_status). */
 void act_cannot_run(const char *command, int err) __attribute__((noreturn));
 
-/* The one message for a --pid or --tid (tid true) that names no task,
- * then exit 125. */
-void act_no_process(pid_t id, bool tid) __attribute__((noreturn));
-
 #endif

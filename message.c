@@ -58,6 +58,20 @@ void msg_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+void msg_no_task(pid_t id, bool tid)
+{
+	msg_die("no %s %d", tid ? "thread with tid" : "process with pid",
+		(int)id);
+}
+
+void msg_affinity_unreadable(pid_t id, bool tid, int err)
+{
+	if (err == ESRCH)
+		msg_no_task(id, tid);
+	msg_die("cannot read the affinity of %s %d: %s", tid ? "tid" : "pid",
+		(int)id, strerror(err));
+}
+
 /* The process whose streams these are: a forked child that calls exit
  * (the tracer's helper, the command's child under --wait-all) holds a
  * copy of pinrun's buffers, not its output. */

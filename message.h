@@ -6,7 +6,9 @@
 #ifndef PINRUN_MESSAGE_H
 #define PINRUN_MESSAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "cpulist.h"
 
@@ -18,6 +20,14 @@ void msg_usage(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 /* A message, and go on. */
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The one message for a --pid, --tid (tid true) or --show that names no
+ * task, then exit 125. */
+void msg_no_task(pid_t id, bool tid) __attribute__((noreturn));
+/* The one message for a task whose affinity cannot be read (err: the
+ * errno; ESRCH is msg_no_task's), then exit 125. */
+void msg_affinity_unreadable(pid_t id, bool tid, int err)
+    __attribute__((noreturn));
 
 /* Called once, first thing in main: at every exit of pinrun's own (not
  * an exec, nor a forked child's exit or _exit), flush stdout and fail

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "act.h"
 #include "devices.h"
 #include "emit.h"
 #include "errors.h"
@@ -701,12 +700,8 @@ void output_show(const struct options *o, const struct topology *t)
 	char *objects;
 	int r;
 
-	if ((r = host_get_affinity(pid, &cpus)) < 0) {
-		if (r == -ESRCH)
-			act_no_process(pid, false);
-		msg_die("cannot read the affinity of pid %d: %s", (int)pid,
-			strerror(-r));
-	}
+	if ((r = host_get_affinity(pid, &cpus)) < 0)
+		msg_affinity_unreadable(pid, false, -r);
 	if (host_mems_allowed(pid, &mems) < 0)
 		cpulist_zero(&mems);
 	cpulist_and(&cpus, &cpus, &t->complete);

@@ -277,6 +277,11 @@ err"
 	bad "no process with pid 999999999" --hot=0 --pid 999999999
 }
 
+@test "--show of a process that does not exist: the same line as --pid's" {
+	bad "no process with pid 999999999" --show 999999999
+	bad "no process with pid 999999999" --show --json --pid 999999999
+}
+
 @test "--pid on a process pinrun may not touch: EPERM" {
 	command -v setpriv >/dev/null || skip_unless_works "no setpriv"
 	[ "$(id -u)" -eq 0 ] || skip_unless_works "needs root to drop to nobody"

@@ -73,6 +73,15 @@ includes() {
 	if includes output.c | grep -qx 'list\.h'; then fail "output.c includes list.h"; fi
 	if includes list.c | grep -qx 'output\.h'; then fail "list.c includes output.h"; fi
 	if includes options.h | grep -qx 'host\.h'; then fail "options.h includes host.h"; fi
+	# The steps' headers are pinrun.c's; follower.c binds through act.c.
+	for f in $(cd "$REPO" && ls -- *.c *.h); do
+		case $f in pinrun.c | act.c | follower.c) continue ;; esac
+		if includes "$f" | grep -qx 'act\.h'; then fail "$f includes act.h"; fi
+	done
+	for f in $(cd "$REPO" && ls -- *.c *.h); do
+		case $f in pinrun.c | follower.c) continue ;; esac
+		if includes "$f" | grep -qx 'follower\.h'; then fail "$f includes follower.h"; fi
+	done
 	for f in slots.c slots.h; do
 		if includes "$f" | grep -qx 'policy\.h'; then fail "$f includes policy.h"; fi
 	done
