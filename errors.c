@@ -33,6 +33,11 @@ static const char *say(const char *fmt, ...)
 	return words;
 }
 
+/* Reasons two codes of different modules share. */
+static const char no_allowed_cpu[] = "no online CPU that the cgroup allows";
+static const char no_os_index[] =
+    "no OS index: give a logical index, without --physical";
+
 /* A string that may be absent, as text. */
 static const char *text_or_empty(const char *s)
 {
@@ -278,19 +283,15 @@ const char *errors_spec(const char *option, const struct topology *t,
 			   "%lu)",
 			   in, item, type, parent, e->value2);
 	case LOCATION_E_NO_OS_INDEX:
-		return say(
-		    "invalid location '%s': %s objects have no OS index: "
-		    "give a logical index, without --physical",
-		    in, type);
+		return say("invalid location '%s': %s objects have %s", in,
+			   type, no_os_index);
 	case LOCATION_E_EMPTY_STEP:
 		return say("invalid location '%s': %s", in,
 			   location_strerror(e->code));
 	case LOCATION_E_NO_CPUS:
 		if (e->nelems > 1 || !e->chain)
 			return say("location '%s' names no CPU", in);
-		return say("location '%s' has no online CPU that the cgroup "
-			   "allows",
-			   in);
+		return say("location '%s' has %s", in, no_allowed_cpu);
 	case LOCATION_E_OPERATOR:
 		if (e->suggest[0])
 			return say(
@@ -300,8 +301,8 @@ const char *errors_spec(const char *option, const struct topology *t,
 		return say("invalid location '%s': '%s' needs a location after "
 			   "it",
 			   in, item);
-	case LOCATION_E_NOMEM:
-		return say("location '%s': %s", in, location_strerror(e->code));
+	case LOCATION_E_NOMEM: /* the one line, as everywhere */
+		return say("%s", location_strerror(e->code));
 	case LOCATION_E_CPULIST: /* above */
 	case LOCATION_OK:
 		break;
@@ -327,7 +328,8 @@ const char *errors_policy(const struct policy_error *e,
 	    f->all ? "" : " (use --all to leave the inherited mask)";
 
 	switch (e->code) {
-	case POLICY_E_NOMEM:
+	case POLICY_E_NOMEM: /* the one line, as everywhere */
+		return say("%s", policy_strerror(e->code));
 	case POLICY_E_NOTHING:
 		return say("%s: %s", f->what, policy_strerror(e->code));
 	case POLICY_E_NO_LEVEL:
@@ -343,9 +345,8 @@ const char *errors_policy(const struct policy_error *e,
 			   f->what, level, e->value, e->value2);
 	case POLICY_E_DOMAIN_EMPTY:
 		if (cpulist_empty(f->domain))
-			return say("%s: %s %lu has no online CPU that the "
-				   "cgroup allows",
-				   f->what, level, e->value);
+			return say("%s: %s %lu has %s", f->what, level,
+				   e->value, no_allowed_cpu);
 		return say("%s: no CPU of %s %lu (%s) is in the allowed set "
 			   "%s%s",
 			   f->what, level, e->value, msg_cpus(f->domain),
@@ -400,9 +401,7 @@ const char *errors_physical(const struct index_facts *f)
 	char hint[128] = "";
 
 	if (f->no_os)
-		return say("%s: %ss have no OS index: give a logical index, "
-			   "without --physical",
-			   f->what, level);
+		return say("%s: %ss have %s", f->what, level, no_os_index);
 	if (f->has_other)
 		snprintf(hint, sizeof(hint),
 			 "; without --physical, %s %lu is OS index %lu", level,
@@ -504,9 +503,8 @@ static void topo_reason(const struct topo_error *e, enum topo_source_kind kind,
 		snprintf(buf, size, "%s (%s)", topo_strerror(e->code), sys);
 		return;
 	case TOPO_E_TIMEOUT:
-		snprintf(buf, size,
-			 "hwloc was still reading it after %d seconds",
-			 TOPO_LOAD_LIMIT_S);
+		snprintf(buf, size, "%s after %d seconds",
+			 topo_strerror(e->code), TOPO_LOAD_LIMIT_S);
 		return;
 	case TOPO_E_TOO_LARGE:
 		snprintf(buf, size,
@@ -534,6 +532,8 @@ const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
 	const char *in = arg ? msg_input(arg) : "";
 	char why[256];
 
+	if (e->code == TOPO_E_NOMEM) /* the one line, as everywhere */
+		return say("%s", topo_strerror(e->code));
 	topo_reason(e, kind, why, sizeof(why));
 	if (env_var)
 		return say("cannot read the topology that %s names ('%s'): %s",

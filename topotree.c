@@ -363,7 +363,7 @@ const char *topo_strerror(enum topo_err code)
 	case TOPO_E_CRASHED:
 		return "hwloc crashed reading it";
 	case TOPO_E_TIMEOUT:
-		return "hwloc was still reading it at the time limit";
+		return "hwloc was still reading it";
 	case TOPO_E_DUP_PU:
 		return "two of its PUs have the same CPU number";
 	case TOPO_E_NESTED:

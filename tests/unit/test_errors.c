@@ -56,6 +56,26 @@ TEST(every_code_has_a_phrase)
 		       "the kernel has no PTRACE_SEIZE"));
 }
 
+/* Out of memory is one line wherever it happens, as message.c's own. */
+TEST(out_of_memory_is_one_line)
+{
+	struct topology *t = build_machine(1, 1, 2, 1, false);
+	struct location_error le = { .code = LOCATION_E_NOMEM, .parent = -1 };
+	struct policy_error pe = { .code = POLICY_E_NOMEM };
+	struct policy_facts pf = { .what = "--spread", .kind = POLICY_SPREAD };
+	struct launcher_error ae = { .code = LAUNCHER_E_NOMEM };
+	struct topo_error te = { .code = TOPO_E_NOMEM };
+
+	EXPECT(!strcmp(errors_location(t, "core:0", &le), "out of memory"));
+	EXPECT(!strcmp(errors_policy(&pe, &pf), "out of memory"));
+	EXPECT(!strcmp(errors_launcher("1/2", &ae, false), "out of memory"));
+	EXPECT(!strcmp(errors_topo(&te, TOPO_SRC_XML, "x.xml", NULL),
+		       "out of memory"));
+	EXPECT(!strcmp(errors_topo(&te, TOPO_SRC_LIVE, NULL, "HWLOC_XMLFILE"),
+		       "out of memory"));
+	tree_free(t);
+}
+
 TEST(cpulist_words)
 {
 	static const char input[] = "0-3x";
@@ -285,6 +305,7 @@ TEST(input_is_escaped_and_cut)
 int main(void)
 {
 	RUN(every_code_has_a_phrase);
+	RUN(out_of_memory_is_one_line);
 	RUN(cpulist_words);
 	RUN(location_words);
 	RUN(policy_words);
