@@ -439,3 +439,18 @@ const char *cache_strerror(enum cache_unusable why)
 	}
 	return "not used";
 }
+
+const char *cache_words(enum cache_outcome what)
+{
+	switch (what) {
+	case CACHE_OFF:
+		return "disabled";
+	case CACHE_HIT:
+		return "hit";
+	case CACHE_STORED:
+		return "miss, stored";
+	case CACHE_NOT_STORED:
+		return "miss, not stored";
+	}
+	return "?";
+}

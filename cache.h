@@ -43,6 +43,15 @@ enum cache_unusable cache_open(struct cache *c, enum topo_source_kind kind,
 /* Why the cache is not used, for --explain: "not used for this source". */
 const char *cache_strerror(enum cache_unusable why);
 
+/* What the cache did for a load, in --explain's words: "hit". */
+enum cache_outcome {
+	CACHE_OFF,	  /* --no-cache, PINRUN_NO_CACHE */
+	CACHE_HIT,	  /* the entry was there */
+	CACHE_STORED,	  /* a miss: loaded, then saved */
+	CACHE_NOT_STORED, /* a miss, and the save failed */
+};
+const char *cache_words(enum cache_outcome what);
+
 /* Read the entry if it is there, saved under exactly this key, by this
  * user, and not writable by others. Returns 0 with *out (freed with
  * tree_free), or -1: a miss. */

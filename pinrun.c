@@ -34,14 +34,14 @@ static struct topology *load(const struct options *o, struct context *ctx)
 	struct topology *t;
 	struct cache c;
 
-	ctx->cache = "disabled";
+	ctx->cache = cache_words(CACHE_OFF);
 	if (!o->no_cache && (why = cache_open(&c, kind, o->topology)) == 0 &&
 	    cache_load(&c, &t) == 0) {
 		/* An entry saved without devices, or (this machine) without
 		 * the device asked for, which may have come since. */
 		if (!devices || (t->devices && (!o->near || !t->this_system ||
 						devices_known(t, o->near)))) {
-			ctx->cache = "hit";
+			ctx->cache = cache_words(CACHE_HIT);
 			goto loaded;
 		}
 		tree_free(t);
@@ -54,8 +54,8 @@ static struct topology *load(const struct options *o, struct context *ctx)
 				    env_var ? getenv(env_var) : o->topology,
 				    env_var));
 	if (!o->no_cache && !why)
-		ctx->cache = cache_store(&c, t) == 0 ? "miss, stored"
-						     : "miss, not stored";
+		ctx->cache = cache_words(
+		    cache_store(&c, t) == 0 ? CACHE_STORED : CACHE_NOT_STORED);
 loaded:
 	if (!o->no_cache && !why)
 		cache_close(&c);
