@@ -154,9 +154,9 @@ static size_t utf8_sequence(const unsigned char *s, size_t max, unsigned *cp)
 
 const char *msg_input_n(const char *s, size_t len)
 {
-	static char bufs[4][INPUT_MAX * 10 + 8];
+	static char bufs[MSG_SLOTS][INPUT_MAX * 10 + 8];
 	static unsigned next;
-	char *buf = bufs[next++ % 4], *p = buf;
+	char *buf = bufs[next++ % MSG_SLOTS], *p = buf;
 	size_t i, n, end = strnlen(s, len);
 
 	/* Whatever is not printable ASCII is escaped, and always whole: a
@@ -192,9 +192,9 @@ const char *msg_input(const char *s)
 
 const char *msg_list(const struct cpuset *set)
 {
-	static char bufs[3][CPULIST_MAX * 6];
+	static char bufs[MSG_SLOTS][CPULIST_MAX * 6];
 	static unsigned next;
-	char *buf = bufs[next++ % 3];
+	char *buf = bufs[next++ % MSG_SLOTS];
 
 	cpulist_format(set, buf, sizeof(bufs[0]));
 	return buf;

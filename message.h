@@ -35,16 +35,22 @@ void msg_affinity_unreadable(pid_t id, bool tid, int err)
  * --help >/dev/full); fail (125) without a word if stderr did. */
 void msg_check_streams_at_exit(void);
 
+/* How many results of msg_input (and, apart, of msg_cpus and msg_list) one
+ * message may hold at once: each is in one of this many static buffers,
+ * used in turn. The most a message of pinrun takes is 4 inputs (a
+ * conflict of options) and 3 sets (--explain's cpuset line). */
+#define MSG_SLOTS 8
+
 /* Text to echo the user's input in a message: control characters escaped
  * (a newline cannot split the line) and a long value cut with an ellipsis.
- * In one of a few static buffers: enough for the inputs of one message. */
+ * In one of MSG_SLOTS static buffers. */
 const char *msg_input(const char *s);
 /* The same for the first len bytes of s. */
 const char *msg_input_n(const char *s, size_t len);
 
-/* A CPU set as list text, in one of a few static buffers: enough for the
- * sets of one message. msg_cpus says "(none)" for an empty set; msg_list
- * gives "" (for output, where empty is a value). */
+/* A CPU set as list text, in one of MSG_SLOTS static buffers. msg_cpus
+ * says "(none)" for an empty set; msg_list gives "" (for output, where
+ * empty is a value). */
 const char *msg_cpus(const struct cpuset *set);
 const char *msg_list(const struct cpuset *set);
 

@@ -4,6 +4,7 @@
  * never a missing value), and what the user typed is echoed safely. */
 #include "check.h"
 #include "errors.h"
+#include "message.h"
 
 /* Words that say something, on one line, with every value given. */
 static bool worded(const char *w)
@@ -300,6 +301,20 @@ TEST(input_is_escaped_and_cut)
 	w = errors_cpulist(big, &e);
 	EXPECT(strlen(w) < 300);
 	EXPECT(strstr(w, "...': empty item") != NULL);
+	/* MSG_SLOTS echoes in one message stay each its own. */
+	{
+		const char *in[MSG_SLOTS];
+		char want[8];
+
+		for (int i = 0; i < MSG_SLOTS; i++) {
+			snprintf(want, sizeof(want), "v%d", i);
+			in[i] = msg_input(want);
+		}
+		for (int i = 0; i < MSG_SLOTS; i++) {
+			snprintf(want, sizeof(want), "v%d", i);
+			EXPECT(!strcmp(in[i], want));
+		}
+	}
 }
 
 int main(void)
