@@ -173,6 +173,39 @@ check_examples() {
 	check_examples "$REPO/man/pinrun.1"
 }
 
+# design_names DOC: what DOC names in backticks that the code must have:
+# "path PATH" for a path (a slash or a file's extension in it), "name N"
+# for a lower-case identifier with an underscore (a function, a
+# variable), "const C" for an upper-case one. What other projects and the
+# kernel call things, and paths of the system (/proc) or of the user's
+# machine, are left out.
+design_names() {
+	grep -o '`[^`]*`' "$1" | tr -d '`' | sort -u | awk '
+		/[ $~]/ || /^\.?\// { next }
+		/^(close_stdout|include\/closestream\.h|epoll_wait)$/ { next }
+		/\// || /\.(c|h|bats|bash|md|py|1|supp)$/ { print "path", $0; next }
+		/^[a-z][a-z0-9]*_[a-z0-9_]*(\(\))?$/ { sub(/\(\)$/, ""); print "name", $0; next }
+		/^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/ { print "const", $0 }'
+}
+
+@test "docs: every path, function and constant docs/design.md names exists" {
+	local kind w missing=() n=0
+	while read -r kind w; do
+		n=$((n + 1))
+		case $kind in
+		path) [ -e "$REPO/$w" ] || missing+=("$w") ;;
+		# follow.c's states are written without their TS_ prefix.
+		name | const) (cd "$REPO" && grep -qwE -e "(TS_)?$w" *.c *.h Makefile \
+			tests/lib/*.bash scripts/*) || missing+=("$w") ;;
+		esac
+	done < <(design_names "$REPO/docs/design.md")
+	[ "$n" -gt 100 ] || fail "only $n names read: the doc's form changed"
+	[ "${#missing[@]}" -eq 0 ] || fail "design.md names what is not there: ${missing[*]}"
+	# The check can fail: a name that is nowhere.
+	printf 'see `no_such_function()` and `tests/no-such.bats`\n' >"$BATS_TEST_TMPDIR/d.md"
+	[ "$(design_names "$BATS_TEST_TMPDIR/d.md" | tr '\n' ' ')" = "name no_such_function path tests/no-such.bats " ]
+}
+
 @test "docs: README's Layout and docs/design.md name every C file there is, and no other" {
 	local have readme design
 	have=$(cd "$REPO" && ls -- *.c)
