@@ -107,11 +107,6 @@ static const char *cpulist_message(const char *in,
 	return say("invalid CPU list '%s'", in);
 }
 
-const char *errors_cpulist(const char *input, const struct cpulist_error *e)
-{
-	return cpulist_message(msg_input(input), e);
-}
-
 /* --- locations --------------------------------------------------------- */
 
 /* The object an index was relative to: "the machine", "package:1", or
@@ -199,7 +194,7 @@ const char *errors_spec(const char *option, const struct topology *t,
 	const char *in, *item, *foreign;
 
 	if (e->code == LOCATION_E_CPULIST && e->nelems <= 1)
-		return errors_cpulist(input, &e->list);
+		return cpulist_message(msg_input(input), &e->list);
 	if (e->code == LOCATION_E_CPULIST) {
 		snprintf(both, sizeof(both), "%s' in '%s",
 			 msg_input_n(e->at, e->len), msg_input(input));
@@ -308,12 +303,6 @@ const char *errors_spec(const char *option, const struct topology *t,
 		break;
 	}
 	return say("invalid location '%s'", in);
-}
-
-const char *errors_location(const struct topology *t, const char *input,
-			    const struct location_error *e)
-{
-	return errors_spec(NULL, t, input, e);
 }
 
 /* --- policies ------------------------------------------------------------ */

@@ -20,13 +20,8 @@
 #include "policy.h"
 #include "topology.h"
 
-/* A CPU list or mask (input) that cpulist_parse_* refused. */
-const char *errors_cpulist(const char *input, const struct cpulist_error *e);
-
-/* A location (input) that location_eval refused on t. */
-const char *errors_location(const struct topology *t, const char *input,
-			    const struct location_error *e);
-/* The same, given as the value of option ("--hot=", "--cpus"), so that a
+/* A location or CPU list (input) that location_eval refused on t, given
+ * as the value of option ("--hot=", "--cpus"; NULL: none), so that a
  * near miss is suggested as the whole option: "did you mean --hot=0?". */
 const char *errors_spec(const char *option, const struct topology *t,
 			const char *input, const struct location_error *e);

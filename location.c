@@ -1254,12 +1254,6 @@ out:
 	return ret;
 }
 
-int location_parse(const struct topology *t, const char *spec,
-		   struct cpuset *set, struct location_error *err)
-{
-	return location_eval(t, spec, NULL, set, err);
-}
-
 /* --- OS indexes ----------------------------------------------------------
  */
 

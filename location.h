@@ -103,10 +103,6 @@ int location_eval(const struct topology *t, const char *spec,
  * from a command. */
 bool location_looks_like(const char *word);
 
-/* location_eval with logical indexes. */
-int location_parse(const struct topology *t, const char *spec,
-		   struct cpuset *set, struct location_error *err);
-
 /* The logical index of the object of type (TOPO_NUMA for NUMA nodes) whose
  * OS index is os, the first in topology order. Returns 0, -1 when there is
  * none, or -2 when no object of the type has an OS index. */

@@ -16,7 +16,8 @@
 #include "memory.h"
 #include "num.h"
 
-int memory_node(const struct topology *t, unsigned os)
+/* The index in t->numa of node number os, or -1. */
+static int memory_node(const struct topology *t, unsigned os)
 {
 	for (unsigned i = 0; i < t->nnuma; i++)
 		if (t->numa[i].os == os)

@@ -50,7 +50,4 @@ void memory_all(const struct topology *t, struct cpuset *nodes);
  * none has one). Returns the length the full text needs. */
 size_t memory_kinds(const struct topology *t, char *buf, size_t size);
 
-/* The index in t->numa of node number os, or -1. */
-int memory_node(const struct topology *t, unsigned os);
-
 #endif

@@ -25,7 +25,8 @@ static unsigned min3(unsigned a, unsigned b, unsigned c)
 	return m < c ? m : c;
 }
 
-unsigned suggest_distance(const char *a, size_t alen, const char *b)
+/* The edit distance between a[0..alen) and b. */
+static unsigned suggest_distance(const char *a, size_t alen, const char *b)
 {
 	static unsigned d[LONGEST + 1][LONGEST + 1];
 	size_t blen = strlen(b);

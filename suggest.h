@@ -6,13 +6,10 @@
 
 #include <stddef.h>
 
-/* The edit distance between a[0..alen) and b (insertions, deletions,
- * substitutions and swaps of two neighbours; letters compared without
- * case). */
-unsigned suggest_distance(const char *a, size_t alen, const char *b);
-
 /* The index of the word of words[0..n) closest to word[0..len), when it
- * is at most max edits away and no other word is as close; else -1. */
+ * is at most max edits away (insertions, deletions, substitutions and
+ * swaps of two neighbours; letters compared without case) and no other
+ * word is as close; else -1. */
 int suggest_closest(const char *word, size_t len, const char *const *words,
 		    size_t n, unsigned max);
 

@@ -48,15 +48,19 @@ int main(void)
 	/* cpulist */
 	for (int c = 0; c <= CPULIST_E_MASK_ZERO + 1; c++)
 		for (unsigned a = 0; a < 8; a++) {
-			struct cpulist_error e = { .code = (enum cpulist_err)c,
-						   .at = ats[a],
-						   .value = 3,
-						   .value2 = 1 };
+			struct location_error e = {
+				.code = LOCATION_E_CPULIST,
+				.nelems = 1,
+				.list = { .code = (enum cpulist_err)c,
+					  .at = ats[a],
+					  .value = 3,
+					  .value2 = 1 }
+			};
 			if (!ats[a] && c == CPULIST_E_TOO_LARGE)
 				continue;
 			if (c > CPULIST_E_MASK_ZERO)
 				continue;
-			BOTH(errors_cpulist("0-3\nx", &e));
+			BOTH(errors_spec(NULL, NULL, "0-3\nx", &e));
 		}
 	/* locations */
 	const char *opts[] = { NULL, "--hot=", "--cpus", "--same-chip=" };
@@ -127,8 +131,9 @@ int main(void)
 							    opts[op], t,
 							    "package:0.core:9",
 							    &e));
-							BOTH(errors_location(
-							    t, "a\tb", &e));
+							BOTH(errors_spec(
+							    NULL, t, "a\tb",
+							    &e));
 						}
 	/* policies */
 	struct cpuset some = set_of("0-3"), none, other = set_of("5");

@@ -243,7 +243,11 @@ TEST(memory_lists)
 	       e.code == MEMORY_E_ITEM);
 	memory_kinds(t, buf, sizeof(buf));
 	EXPECT(!strcmp(buf, "GPUMemory, CXL-DRAM"));
-	EXPECT(memory_node(t, 8) == 2 && memory_node(t, 3) == -1);
+	/* Node numbers are the nodes' OS indexes: 8 is there, 3 is not. */
+	EXPECT(memory_parse(t, "8", &nodes, &e) == 0 &&
+	       cpulist_has(&nodes, 8) && cpulist_count(&nodes) == 1);
+	EXPECT(memory_parse(t, "3", &nodes, &e) < 0 &&
+	       e.code == MEMORY_E_NO_NODE && e.value == 3);
 	tree_free(t);
 }
 

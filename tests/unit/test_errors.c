@@ -17,6 +17,17 @@ static bool worded(const char *w)
 	return true;
 }
 
+/* The message for a CPU list or mask that did not parse. */
+static const char *cpulist_words_of(const char *input,
+				    const struct cpulist_error *e)
+{
+	struct location_error le = { .code = LOCATION_E_CPULIST,
+				     .nelems = 1,
+				     .list = *e };
+
+	return errors_spec(NULL, NULL, input, &le);
+}
+
 /* A phrase for each code: a few words, none the fallback's. */
 static bool phrase(const char *w)
 {
@@ -67,7 +78,7 @@ TEST(out_of_memory_is_one_line)
 	struct launcher_error ae = { .code = LAUNCHER_E_NOMEM };
 	struct topo_error te = { .code = TOPO_E_NOMEM };
 
-	EXPECT(!strcmp(errors_location(t, "core:0", &le), "out of memory"));
+	EXPECT(!strcmp(errors_spec(NULL, t, "core:0", &le), "out of memory"));
 	EXPECT(!strcmp(errors_policy(&pe, &pf), "out of memory"));
 	EXPECT(!strcmp(errors_launcher("1/2", &ae, false), "out of memory"));
 	EXPECT(!strcmp(errors_topo(&te, TOPO_SRC_XML, "x.xml", NULL),
@@ -84,13 +95,13 @@ TEST(cpulist_words)
 
 	for (int c = CPULIST_E_EMPTY; c <= CPULIST_E_MASK_ZERO; c++) {
 		e.code = (enum cpulist_err)c;
-		EXPECT(worded(errors_cpulist(input, &e)));
+		EXPECT(worded(cpulist_words_of(input, &e)));
 	}
 	e.code = CPULIST_E_BAD_CHAR;
-	EXPECT(!strcmp(errors_cpulist(input, &e),
+	EXPECT(!strcmp(cpulist_words_of(input, &e),
 		       "invalid CPU list '0-3x': unexpected 'x'"));
 	e.code = CPULIST_E_REVERSED;
-	EXPECT(!strcmp(errors_cpulist("3-1", &e),
+	EXPECT(!strcmp(cpulist_words_of("3-1", &e),
 		       "invalid CPU list '3-1': range 3-1 is reversed"));
 }
 
@@ -110,26 +121,26 @@ TEST(location_words)
 		for (int v = 0; v < 4; v++) {
 			e.physical = v & 1;
 			e.nelems = v & 2 ? 2 : 1;
-			EXPECT(
-			    worded(errors_location(t, "package:0.core:9", &e)));
+			EXPECT(worded(
+			    errors_spec(NULL, t, "package:0.core:9", &e)));
 		}
 	}
 	e.physical = false;
 	e.nelems = 1;
 	e.code = LOCATION_E_NO_SUCH;
-	EXPECT(!strcmp(errors_location(t, "package:0.core:9", &e),
+	EXPECT(!strcmp(errors_spec(NULL, t, "package:0.core:9", &e),
 		       "invalid location 'package:0.core:9': package:0 has no "
 		       "core 9 (it has 2)"));
 	/* The same object by its OS index, and the other way round. */
 	e.has_other = true;
 	e.other = 1;
-	EXPECT(!strcmp(errors_location(t, "package:0.core:9", &e),
+	EXPECT(!strcmp(errors_spec(NULL, t, "package:0.core:9", &e),
 		       "invalid location 'package:0.core:9': package:0 has no "
 		       "core 9 (it has 2); core P#9 is core:1 (--physical "
 		       "reads OS indexes)"));
 	e.physical = true;
 	snprintf(e.os_indexes, sizeof(e.os_indexes), "0-1");
-	EXPECT(!strcmp(errors_location(t, "package:0.core:9", &e),
+	EXPECT(!strcmp(errors_spec(NULL, t, "package:0.core:9", &e),
 		       "invalid location 'package:0.core:9': package P#0 has "
 		       "no core with OS index 9 (OS indexes 0-1); without "
 		       "--physical, core:9 is P#1"));
@@ -149,7 +160,7 @@ TEST(location_words)
 	e.nelems = 2;
 	e.at = "1-";
 	e.len = 2;
-	EXPECT(!strcmp(errors_location(t, "0-3 ~1-", &e),
+	EXPECT(!strcmp(errors_spec(NULL, t, "0-3 ~1-", &e),
 		       "invalid CPU list '1-' in '0-3 ~1-': missing end of "
 		       "range"));
 	tree_free(t);
@@ -295,10 +306,10 @@ TEST(input_is_escaped_and_cut)
 	struct cpulist_error e = { .code = CPULIST_E_EMPTY_ITEM };
 	const char *w;
 
-	EXPECT(!strcmp(errors_cpulist("1,\n,2", &e),
+	EXPECT(!strcmp(cpulist_words_of("1,\n,2", &e),
 		       "invalid CPU list '1,\\x0a,2': empty item"));
 	memset(big, '1', sizeof(big) - 1);
-	w = errors_cpulist(big, &e);
+	w = cpulist_words_of(big, &e);
 	EXPECT(strlen(w) < 300);
 	EXPECT(strstr(w, "...': empty item") != NULL);
 	/* MSG_SLOTS echoes in one message stay each its own. */

@@ -16,7 +16,7 @@ static enum location_err parse(const struct topology *t, const char *spec,
 {
 	struct location_error e;
 
-	return location_parse(t, spec, set, &e) < 0 ? e.code : LOCATION_OK;
+	return location_eval(t, spec, NULL, set, &e) < 0 ? e.code : LOCATION_OK;
 }
 
 /* The same with OS indexes. */
@@ -34,7 +34,7 @@ static const char *meant(const struct topology *t, const char *spec)
 	static struct location_error e;
 	struct cpuset s;
 
-	if (location_parse(t, spec, &s, &e) == 0)
+	if (location_eval(t, spec, NULL, &s, &e) == 0)
 		return "(parsed)";
 	return e.suggest;
 }
@@ -96,10 +96,10 @@ TEST(location_errors)
 	/* A step may go up, to the objects that hold the ones before. */
 	EXPECT(parse(t, "core:0.package:1", &s) == LOCATION_E_NO_SUCH);
 	EXPECT(parse(t, "package:0.", &s) == LOCATION_E_EMPTY_STEP);
-	EXPECT(location_parse(t, "core:8", &s, &e) < 0);
+	EXPECT(location_eval(t, "core:8", NULL, &s, &e) < 0);
 	EXPECT(e.code == LOCATION_E_NO_SUCH && e.value == 8 && e.value2 == 8);
 	EXPECT(e.parent == -1);
-	EXPECT(location_parse(t, "package:1.core:4", &s, &e) < 0);
+	EXPECT(location_eval(t, "package:1.core:4", NULL, &s, &e) < 0);
 	EXPECT(e.code == LOCATION_E_NO_SUCH && e.value == 4 && e.value2 == 4);
 	EXPECT(e.parent >= 0 && t->objs[e.parent].type == TOPO_PACKAGE);
 	tree_free(t);
@@ -249,7 +249,7 @@ TEST(expressions)
 	EXPECT(parse(t, "~core:0", &s) == LOCATION_E_NO_CPUS);
 	EXPECT(parse(t, "core:0 ~", &s) == LOCATION_E_OPERATOR);
 	EXPECT(parse(t, "!0-3", &s) == LOCATION_E_OPERATOR);
-	EXPECT(location_parse(t, "0-3 ~1-", &s, &e) < 0);
+	EXPECT(location_eval(t, "0-3 ~1-", NULL, &s, &e) < 0);
 	EXPECT(e.code == LOCATION_E_CPULIST && e.list.code == CPULIST_E_NO_END);
 	EXPECT(e.nelems == 2 && e.len == 2 && !strncmp(e.at, "1-", 2));
 	tree_free(t);
@@ -307,10 +307,10 @@ TEST(indexes_as_hwloc_calc)
 	EXPECT_SET(&s, "0-7");
 	EXPECT(parse(t, "core:0:0", &s) == LOCATION_E_BAD_INDEX);
 	/* A range past the end names the first index missing. */
-	EXPECT(location_parse(t, "core:6-9", &s, &e) < 0);
+	EXPECT(location_eval(t, "core:6-9", NULL, &s, &e) < 0);
 	EXPECT(e.code == LOCATION_E_NO_SUCH && e.value == 8 && e.value2 == 8);
 	/* odd in one core of one PU: none. */
-	EXPECT(location_parse(t, "pu:0.pu:odd", &s, &e) < 0);
+	EXPECT(location_eval(t, "pu:0.pu:odd", NULL, &s, &e) < 0);
 	EXPECT(e.code == LOCATION_E_NONE && e.value2 == 1);
 	tree_free(t);
 }
@@ -422,7 +422,7 @@ TEST(physical_indexes)
 	EXPECT(physical(t, "l3:all", &s, &e) == LOCATION_OK);
 	EXPECT_SET(&s, "0-15");
 	/* Logical, an index that exists as an OS index only. */
-	EXPECT(location_parse(t, "numa:1.pu:12", &s, &e) < 0);
+	EXPECT(location_eval(t, "numa:1.pu:12", NULL, &s, &e) < 0);
 	EXPECT(e.code == LOCATION_E_NO_SUCH && e.in_numa &&
 	       e.parent_numa == 1 && e.has_other && e.other == 1);
 	EXPECT(location_logical_of(t, TOPO_NUMA, 1, &n) == 0 && n == 1);
