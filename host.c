@@ -482,6 +482,12 @@ int host_nspid(pid_t pid, pid_t *ids, unsigned max)
 	return n ? (int)n : -EINVAL;
 }
 
+char *host_exe_path(pid_t pid, char *buf, size_t size)
+{
+	snprintf(buf, size, "/proc/%d/exe", (int)pid);
+	return buf;
+}
+
 /* The inode of pid's PID namespace, or 0. */
 static ino_t pid_ns_of(pid_t pid)
 {
@@ -494,14 +500,15 @@ static ino_t pid_ns_of(pid_t pid)
 
 pid_t host_task_in_ns(pid_t of, pid_t vtid)
 {
-	pid_t ids[32], mine[32];
-	int depth = host_nspid(of, mine, 32);
+	pid_t ids[HOST_NSPID_MAX], mine[HOST_NSPID_MAX];
+	int depth = host_nspid(of, mine, HOST_NSPID_MAX);
 	ino_t ns = pid_ns_of(of);
 	pid_t found = 0;
 	DIR *d;
 	struct dirent *e;
 
-	if (depth < 1 || depth > 32 || !ns || !(d = opendir("/proc")))
+	if (depth < 1 || depth > HOST_NSPID_MAX || !ns ||
+	    !(d = opendir("/proc")))
 		return 0;
 	while (!found && (e = readdir(d))) {
 		unsigned long pid;
@@ -513,7 +520,7 @@ pid_t host_task_in_ns(pid_t of, pid_t vtid)
 		    host_threads((pid_t)pid, &tids, &n) < 0)
 			continue;
 		for (unsigned i = 0; i < n && !found; i++)
-			if (host_nspid(tids[i], ids, 32) == depth &&
+			if (host_nspid(tids[i], ids, HOST_NSPID_MAX) == depth &&
 			    ids[depth - 1] == vtid && pid_ns_of(tids[i]) == ns)
 				found = tids[i];
 		free(tids);
