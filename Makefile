@@ -119,6 +119,11 @@ check-unit: $(UNIT_TESTS) check-purity
 check-purity: $(PURE_LIB)
 	scripts/check-purity $(PURE_LIB)
 
+# The pure modules' sources, one line: scripts/fuzz builds its harnesses
+# from them (with its own flags), so that the list is kept here alone.
+print-pure-sources:
+	@echo $(PURE_OBJS:.o=.c)
+
 # The exec and follow suites with every pinrun process under valgrind's
 # memcheck (tests/tools/valgrind-pinrun): zero errors, no leak.
 check-valgrind: pinrun $(UNIT_TESTS) $(HELPERS)
@@ -186,7 +191,7 @@ help:
 	@echo '          HARDEN=1 (fortify, stack protector, PIE, relro/now)'
 
 .PHONY: all help check check-unit check-purity check-valgrind format-check \
-	install uninstall dist clean FORCE
+	print-pure-sources install uninstall dist clean FORCE
 .SECONDARY: $(UNIT_TESTS:=.o)
 
 -include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

@@ -121,20 +121,18 @@ int cpulist_last(const struct cpuset *set)
 	return -1;
 }
 
-#define HEX_DIGITS "0123456789abcdefABCDEF"
-
 /* A mask as /proc prints it, without 0x: two or more comma-separated
  * words, every one after the first exactly 8 hex digits. (As a list it
  * would name CPUs of eight digits, which no machine has.) */
 static bool proc_mask(const char *s)
 {
-	size_t n = strspn(s, HEX_DIGITS);
+	size_t n = num_hex_span(s);
 	unsigned words = 1;
 
 	if (n < 1 || n > 8)
 		return false;
 	for (s += n; *s == ','; s += 9, words++)
-		if (strspn(s + 1, HEX_DIGITS) != 8)
+		if (num_hex_span(s + 1) != 8)
 			return false;
 	return !*s && words > 1;
 }
@@ -144,9 +142,11 @@ static bool proc_mask(const char *s)
  * word of decimal digits alone stays a list. */
 static bool bare_hex(const char *s)
 {
-	size_t n = strspn(s, HEX_DIGITS);
+	size_t n = num_hex_span(s), i = 0;
 
-	return n && !s[n] && strcspn(s, "abcdefABCDEF") < n;
+	while (i < n && num_hex_digit(s[i]) < 10)
+		i++;
+	return n && !s[n] && i < n;
 }
 
 static bool hex_prefix(const char *s)

@@ -74,7 +74,7 @@ static bool parse_busid(const char *s, char *out, size_t size)
 	int n = 0;
 
 	for (;;) {
-		size_t len = strspn(p, "0123456789abcdefABCDEF");
+		size_t len = num_hex_span(p);
 		char sep = p[len];
 
 		if (!len || len > 8 || n == 4)

@@ -450,7 +450,7 @@ static enum follow_why judge(struct tracer *tr, pid_t tid, const char *exe,
 static void execed(struct tracer *tr, pid_t tid)
 {
 	unsigned long former = 0;
-	char exe[64], program[PATH_MAX] = "";
+	char exe[HOST_EXE_PATH_SIZE], program[PATH_MAX] = "";
 	struct stat st;
 	struct task *t;
 	enum follow_why why = FOLLOW_SURVIVOR;
@@ -465,7 +465,7 @@ static void execed(struct tracer *tr, pid_t tid)
 		tr->ops->moved(tr->ops->ctx, (pid_t)former, tid);
 		answer_ready_attaches(tr);
 	}
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)tid);
+	host_exe_path(tid, exe, sizeof(exe));
 	if (stat(exe, &st) == 0)
 		why = judge(tr, tid, exe, &st, program, sizeof(program));
 	if (tr->ops->want_detail) {
@@ -597,8 +597,8 @@ static void answer_ready_attaches(struct tracer *tr)
  * when we follow no such task. */
 static pid_t our_tid(const struct tracer *tr, pid_t caller, pid_t vtid)
 {
-	pid_t ids[32], tid;
-	int depth = host_nspid(caller, ids, 32);
+	pid_t ids[HOST_NSPID_MAX], tid;
+	int depth = host_nspid(caller, ids, HOST_NSPID_MAX);
 
 	if (depth <= 1)
 		return vtid;
@@ -606,9 +606,10 @@ static pid_t our_tid(const struct tracer *tr, pid_t caller, pid_t vtid)
 	 * task whose id at the caller's depth is vtid, found by reading
 	 * each task's ids (a rare case, off the hot path). */
 	for (size_t i = 0;
-	     depth <= 32 &&
+	     depth <= HOST_NSPID_MAX &&
 	     (i = tidmap_next(&tr->tasks, i, &tid)) != (size_t)-1;)
-		if (host_nspid(tid, ids, 32) >= depth && ids[depth - 1] == vtid)
+		if (host_nspid(tid, ids, HOST_NSPID_MAX) >= depth &&
+		    ids[depth - 1] == vtid)
 			return tid;
 	/* Not followed here: a nested pinrun's task, perhaps (asked to let
 	 * go of it by nested_forward). */
@@ -683,11 +684,11 @@ static void attach_asked(struct tracer *tr, const struct seccomp_notif *req)
 		return;
 	}
 	if (req->data.nr == __NR_seccomp) {
-		char exe[64], program[PATH_MAX];
+		char exe[HOST_EXE_PATH_SIZE], program[PATH_MAX];
 		ssize_t n;
 
-		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)req->pid);
-		n = readlink(exe, program, sizeof(program) - 1);
+		n = readlink(host_exe_path(req->pid, exe, sizeof(exe)), program,
+			     sizeof(program) - 1);
 		program[n > 0 ? n : 0] = '\0';
 		/* A nested pinrun is told that its tree's attaches come
 		 * here: it goes on without a filter, and lets go when asked

@@ -590,13 +590,13 @@ done:
  * one any more, at most timeout_ms. */
 static void nested_ask(pid_t tracer, pid_t tid, bool attaching, int timeout_ms)
 {
-	pid_t ids[32], theirs[32];
-	int depth = host_nspid(tracer, theirs, 32),
-	    n = host_nspid(tid, ids, 32);
+	pid_t ids[HOST_NSPID_MAX], theirs[HOST_NSPID_MAX];
+	int depth = host_nspid(tracer, theirs, HOST_NSPID_MAX),
+	    n = host_nspid(tid, ids, HOST_NSPID_MAX);
 	const struct timespec ms = { 0, 1000000 };
 	union sigval v;
 
-	if (depth < 1 || depth > 32 || n < depth)
+	if (depth < 1 || depth > HOST_NSPID_MAX || n < depth)
 		return;
 	v.sival_int = (int)ids[depth - 1] | (attaching ? NESTED_TRACER : 0);
 	/* A request that comes while the nested tracer is busy, not in
@@ -618,11 +618,11 @@ bool listener_is_self_file(const struct listener *l, const struct stat *st)
 
 bool listener_is_self(const struct listener *l, pid_t pid)
 {
-	char exe[64];
+	char exe[HOST_EXE_PATH_SIZE];
 	struct stat st;
 
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	return l->self_ino && stat(exe, &st) == 0 &&
+	return l->self_ino &&
+	       stat(host_exe_path(pid, exe, sizeof(exe)), &st) == 0 &&
 	       listener_is_self_file(l, &st);
 }
 

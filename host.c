@@ -133,8 +133,12 @@ int host_node_free(unsigned node, unsigned long long *bytes)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		const char *p = strstr(line, " MemFree:");
+		size_t len;
 
-		if (p && sscanf(p, " MemFree: %llu kB", &kb) == 1) {
+		/* "Node 0 MemFree:        123456 kB" */
+		if (p && (p += strlen(" MemFree:"), p += strspn(p, " \t"),
+			  num_decimal_ull(p, NUM_TO_NUL, 0, ULLONG_MAX, &kb,
+					  &len) == NUM_OK)) {
 			*bytes = kb * 1024;
 			r = 0;
 			break;
@@ -478,6 +482,12 @@ int host_nspid(pid_t pid, pid_t *ids, unsigned max)
 	return n ? (int)n : -EINVAL;
 }
 
+char *host_exe_path(pid_t pid, char *buf, size_t size)
+{
+	snprintf(buf, size, "/proc/%d/exe", (int)pid);
+	return buf;
+}
+
 /* The inode of pid's PID namespace, or 0. */
 static ino_t pid_ns_of(pid_t pid)
 {
@@ -490,14 +500,15 @@ static ino_t pid_ns_of(pid_t pid)
 
 pid_t host_task_in_ns(pid_t of, pid_t vtid)
 {
-	pid_t ids[32], mine[32];
-	int depth = host_nspid(of, mine, 32);
+	pid_t ids[HOST_NSPID_MAX], mine[HOST_NSPID_MAX];
+	int depth = host_nspid(of, mine, HOST_NSPID_MAX);
 	ino_t ns = pid_ns_of(of);
 	pid_t found = 0;
 	DIR *d;
 	struct dirent *e;
 
-	if (depth < 1 || depth > 32 || !ns || !(d = opendir("/proc")))
+	if (depth < 1 || depth > HOST_NSPID_MAX || !ns ||
+	    !(d = opendir("/proc")))
 		return 0;
 	while (!found && (e = readdir(d))) {
 		unsigned long pid;
@@ -509,7 +520,7 @@ pid_t host_task_in_ns(pid_t of, pid_t vtid)
 		    host_threads((pid_t)pid, &tids, &n) < 0)
 			continue;
 		for (unsigned i = 0; i < n && !found; i++)
-			if (host_nspid(tids[i], ids, 32) == depth &&
+			if (host_nspid(tids[i], ids, HOST_NSPID_MAX) == depth &&
 			    ids[depth - 1] == vtid && pid_ns_of(tids[i]) == ns)
 				found = tids[i];
 		free(tids);
@@ -518,14 +529,31 @@ pid_t host_task_in_ns(pid_t of, pid_t vtid)
 	return found;
 }
 
-bool host_capable(int cap)
+/* A capability set of our /proc/PID/status ("CapEff:	000001ffffffffff")
+ * in *set, read as strtoull in base 16 would: 0 when it starts with no
+ * hex digit, all ones beyond 64 bits. < 0 when the field cannot be read
+ * (*set untouched). */
+static int status_caps(const char *name, unsigned long long *set)
 {
 	char value[64];
+	size_t len;
+	int r = host_status_field(getpid(), name, value, sizeof(value));
 
-	if (cap < 0 || cap > 63 ||
-	    host_status_field(getpid(), "CapEff", value, sizeof(value)) < 0)
+	if (r < 0)
+		return r;
+	if (num_hex_ull(value, NUM_TO_NUL, 0, ULLONG_MAX, set, &len) ==
+	    NUM_E_SYNTAX)
+		*set = 0;
+	return 0;
+}
+
+bool host_capable(int cap)
+{
+	unsigned long long set;
+
+	if (cap < 0 || cap > 63 || status_caps("CapEff", &set) < 0)
 		return false;
-	return strtoull(value, NULL, 16) >> cap & 1;
+	return set >> cap & 1;
 }
 
 bool host_kernel_at_least(unsigned major, unsigned minor)
@@ -546,7 +574,6 @@ static unsigned long long file_caps_gained(const char *path)
 {
 	struct vfs_ns_cap_data caps;
 	unsigned long long fp, fi, bnd, inh, prm;
-	char value[64];
 	ssize_t n = getxattr(path, "security.capability", &caps, sizeof(caps));
 	uint32_t magic;
 
@@ -560,15 +587,12 @@ static unsigned long long file_caps_gained(const char *path)
 		fi |= (unsigned long long)le32toh(caps.data[1].inheritable)
 		      << 32;
 	}
-	if (host_status_field(getpid(), "CapBnd", value, sizeof(value)) < 0)
+	if (status_caps("CapBnd", &bnd) < 0)
 		return fp | fi;
-	bnd = strtoull(value, NULL, 16);
-	inh = host_status_field(getpid(), "CapInh", value, sizeof(value)) < 0
-		  ? 0
-		  : strtoull(value, NULL, 16);
-	prm = host_status_field(getpid(), "CapPrm", value, sizeof(value)) < 0
-		  ? 0
-		  : strtoull(value, NULL, 16);
+	if (status_caps("CapInh", &inh) < 0)
+		inh = 0;
+	if (status_caps("CapPrm", &prm) < 0)
+		prm = 0;
 	return ((fp & bnd) | (fi & inh)) & ~prm;
 }
 
@@ -705,28 +729,42 @@ static bool cgroup_mount(bool v2, char *mnt, size_t mlen, char *root,
 	return found;
 }
 
+/* The decimal number at s (a cgroup file's quota or period) in *v, and
+ * in *end where it stops: false for none ("max", v1's -1) or one below
+ * min (a quota of 0 is none either). */
+static bool cgroup_number(const char *s, unsigned long long min,
+			  unsigned long long *v, const char **end)
+{
+	size_t len;
+
+	if (num_decimal_ull(s, NUM_TO_NUL, min, LLONG_MAX, v, &len) != NUM_OK)
+		return false;
+	*end = s + len;
+	return true;
+}
+
 /* The quota of one cgroup directory, if it has one. */
 static bool dir_quota(const char *dir, bool v2, unsigned long long *q,
 		      unsigned long long *p, char *file, size_t size)
 {
 	char path[PATH_MAX + 32], text[128];
-	long long quota;
+	const char *end;
 
 	if (v2) {
+		/* "50000 100000", or "max 100000" for none */
 		snprintf(path, sizeof(path), "%s/cpu.max", dir);
 		if (read_line(path, text, sizeof(text)) < 0 ||
-		    sscanf(text, "%lld %llu", &quota, p) != 2 || quota <= 0)
+		    !cgroup_number(text, 1, q, &end) ||
+		    !cgroup_number(end + strspn(end, " \t"), 0, p, &end))
 			return false;
-		*q = (unsigned long long)quota;
 	} else {
 		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
 		if (read_line(path, text, sizeof(text)) < 0 ||
-		    sscanf(text, "%lld", &quota) != 1 || quota <= 0)
+		    !cgroup_number(text, 1, q, &end))
 			return false;
-		*q = (unsigned long long)quota;
 		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
 		if (read_line(path, text, sizeof(text)) < 0 ||
-		    sscanf(text, "%llu", p) != 1)
+		    !cgroup_number(text, 0, p, &end))
 			return false;
 		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
 	}

@@ -71,8 +71,14 @@ int host_status_field(pid_t pid, const char *name, char *buf, size_t size);
 long long host_status_number(pid_t pid, const char *name);
 /* A task's ids in each PID namespace it is in, from the reader's own down
  * to the task's (NSpid): how many, the first max of them in ids; or a
- * negative errno. */
+ * negative errno. HOST_NSPID_MAX ids hold every level there can be (the
+ * kernel nests PID namespaces 32 deep at most). */
+#define HOST_NSPID_MAX 32
 int host_nspid(pid_t pid, pid_t *ids, unsigned max);
+/* "/proc/PID/exe" of pid in buf (size bytes: HOST_EXE_PATH_SIZE hold any
+ * pid's); returns buf. */
+#define HOST_EXE_PATH_SIZE 64
+char *host_exe_path(pid_t pid, char *buf, size_t size);
 /* The task (its id here) that is vtid in the PID namespace of task of,
  * found in /proc (slow: for a rare case); 0 when there is none. */
 pid_t host_task_in_ns(pid_t of, pid_t vtid);

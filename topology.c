@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "num.h"
 #include "topology.h"
 
 #ifndef HWLOC_LIBRARY
@@ -421,14 +422,13 @@ static bool indexes_small(const char *p, const char *close)
 		return true;
 	for (p = list + 8; p < close; p++)
 		if (*p >= '0' && *p <= '9') {
-			char *end;
-			unsigned long long n;
+			unsigned long n;
+			size_t len;
 
-			errno = 0;
-			n = strtoull(p, &end, 10);
-			if (errno || n >= CPULIST_MAX)
+			if (num_decimal(p, NUM_TO_NUL, 0, CPULIST_MAX - 1, &n,
+					&len) != NUM_OK)
 				return false;
-			p = end - 1;
+			p += len - 1;
 		}
 	return true;
 }

@@ -6,8 +6,9 @@
 # stdout, one "pinrun: " line on stderr); it never crashes or hangs. The
 # topologies go through --topology and through hwloc's own variables
 # (HWLOC_SYNTHETIC, HWLOC_XMLFILE), which pinrun loads the same guarded way.
-# scripts/fuzz runs the harnesses themselves; fuzz/README.md says how the
-# inputs are laid out.
+# scripts/fuzz runs the harnesses themselves (here only --link-check: each
+# built with the plain compiler, as it would be without libFuzzer, and run
+# on its seeds); fuzz/README.md says how the inputs are laid out.
 
 load lib/test_helper
 
@@ -172,4 +173,15 @@ mode_of() {
 		done
 	done
 	no_problems
+}
+
+@test "fuzz harnesses: each links without libFuzzer and passes its seeds" {
+	local h expected=()
+	for h in cpuspec env topology; do
+		expected+=("fuzz_$h: $(inputs "$h" | grep -c /corpus/) seeds")
+	done
+	PINRUN_FUZZ_DIR=$BATS_TEST_TMPDIR/fuzz run --separate-stderr \
+		"$REPO/scripts/fuzz" --link-check
+	[ "$status" -eq 0 ] || fail "exit status $status: $stderr"
+	assert_equal "$output" "$(printf '%s\n' "${expected[@]}")"
 }

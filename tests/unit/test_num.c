@@ -95,6 +95,39 @@ TEST(hex)
 	EXPECT(num_hex("0x1", NUM_TO_NUL, 0, 8191, &v, NULL) == NUM_E_SYNTAX);
 	EXPECT(num_hex("3f:1", NUM_TO_NUL, 0, 255, &v, &used) == NUM_OK &&
 	       v == 63 && used == 2);
+	EXPECT(num_hex_span("09afAF,1") == 6 && num_hex_span("g1") == 0);
+	EXPECT(num_hex_span("") == 0 && num_hex_span("0x1") == 1);
+}
+
+/* The unsigned long long readers: 64 bits on every machine (a capability
+ * set), ULLONG_MAX beyond them. */
+TEST(wide)
+{
+	unsigned long long v = 7;
+	size_t used;
+
+	EXPECT(num_hex_ull("000001ffffffffff", NUM_TO_NUL, 0, ULLONG_MAX, &v,
+			   NULL) == NUM_OK &&
+	       v == 0x1ffffffffffULL);
+	EXPECT(num_hex_ull("ffffffffffffffff", NUM_TO_NUL, 0, ULLONG_MAX, &v,
+			   NULL) == NUM_OK &&
+	       v == ULLONG_MAX);
+	EXPECT(num_hex_ull("10000000000000000", NUM_TO_NUL, 0, ULLONG_MAX, &v,
+			   &used) == NUM_E_RANGE &&
+	       v == ULLONG_MAX && used == 17);
+	EXPECT(num_decimal_ull("18446744073709551615 kB", NUM_TO_NUL, 0,
+			       ULLONG_MAX, &v, &used) == NUM_OK &&
+	       v == ULLONG_MAX && used == 20);
+	EXPECT(num_decimal_ull("50000 100000", NUM_TO_NUL, 1, LLONG_MAX, &v,
+			       &used) == NUM_OK &&
+	       v == 50000 && used == 5);
+	EXPECT(num_decimal_ull("0", NUM_TO_NUL, 1, 10, &v, NULL) ==
+		   NUM_E_RANGE &&
+	       v == 0);
+	v = 7;
+	EXPECT(num_decimal_ull("max 100000", NUM_TO_NUL, 1, 10, &v, &used) ==
+		   NUM_E_SYNTAX &&
+	       v == 7 && used == 0);
 }
 
 int main(void)
@@ -103,5 +136,6 @@ int main(void)
 	RUN(decimal_range);
 	RUN(decimal_prefix);
 	RUN(hex);
+	RUN(wide);
 	return DONE();
 }
