@@ -148,11 +148,16 @@ int host_node_free(unsigned node, unsigned long long *bytes)
 	return r;
 }
 
+/* The field name of /proc/PID/status ("TracerPid", "Tgid", "CapEff"...):
+ * its value, without the blanks after the colon, in buf. Returns 0 or a
+ * negative errno (-ENOENT: no such field). */
+static int status_field(pid_t pid, const char *name, char *buf, size_t size);
+
 int host_mems_allowed(pid_t pid, struct cpuset *nodes)
 {
 	char list[8192];
 	struct cpulist_error err;
-	int r = host_status_field(pid, "Mems_allowed_list", list, sizeof(list));
+	int r = status_field(pid, "Mems_allowed_list", list, sizeof(list));
 
 	if (r < 0)
 		return r;
@@ -422,7 +427,7 @@ int host_threads(pid_t pid, pid_t **tids, unsigned *n)
 
 /* --- /proc fields, kernel version, what an exec gains ----------------- */
 
-int host_status_field(pid_t pid, const char *name, char *buf, size_t size)
+static int status_field(pid_t pid, const char *name, char *buf, size_t size)
 {
 	char path[64], status[32768], *line, *end;
 	size_t len = strlen(name);
@@ -449,7 +454,7 @@ long long host_status_number(pid_t pid, const char *name)
 	char value[64];
 	unsigned long v;
 	size_t len;
-	int r = host_status_field(pid, name, value, sizeof(value));
+	int r = status_field(pid, name, value, sizeof(value));
 
 	if (r < 0)
 		return r;
@@ -463,7 +468,7 @@ int host_nspid(pid_t pid, pid_t *ids, unsigned max)
 {
 	char value[256], *p = value;
 	unsigned n = 0;
-	int r = host_status_field(pid, "NSpid", value, sizeof(value));
+	int r = status_field(pid, "NSpid", value, sizeof(value));
 
 	if (r < 0)
 		return r;
@@ -537,7 +542,7 @@ static int status_caps(const char *name, unsigned long long *set)
 {
 	char value[64];
 	size_t len;
-	int r = host_status_field(getpid(), name, value, sizeof(value));
+	int r = status_field(getpid(), name, value, sizeof(value));
 
 	if (r < 0)
 		return r;
@@ -649,7 +654,11 @@ static bool runnable(const char *file)
 	       !(statvfs(file, &vfs) == 0 && vfs.f_flag & ST_NOEXEC);
 }
 
-int host_find_program(const char *command, char *file, size_t size)
+/* The file execvp would run for command, searching PATH as glibc does
+ * (/bin:/usr/bin when it is unset, an empty entry for the current
+ * directory, past entries execve would refuse). Returns 0, or a negative
+ * errno (-ENOENT: none). */
+static int find_program(const char *command, char *file, size_t size)
 {
 	const char *path = getenv("PATH"), *p;
 
@@ -679,7 +688,7 @@ enum host_gain host_privileged_program(const char *command)
 {
 	char file[PATH_MAX];
 
-	if (host_find_program(command, file, sizeof(file)) < 0)
+	if (find_program(command, file, sizeof(file)) < 0)
 		return HOST_GAIN_NONE;
 	return host_exec_gain(file);
 }

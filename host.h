@@ -63,11 +63,8 @@ int host_comm(pid_t pid, char *buf, size_t size);
 /* The thread ids of a process, in a new array the caller frees. */
 int host_threads(pid_t pid, pid_t **tids, unsigned *n);
 
-/* The field name of /proc/PID/status ("TracerPid", "Tgid", "CapEff"...):
- * its value, without the blanks after the colon, in buf. Returns 0 or a
- * negative errno (-ENOENT: no such field). */
-int host_status_field(pid_t pid, const char *name, char *buf, size_t size);
-/* The same field as a decimal number (>= 0), or a negative errno. */
+/* The field name of /proc/PID/status ("TracerPid", "Tgid"...) as a
+ * decimal number (>= 0), or a negative errno (-ENOENT: no such field). */
 long long host_status_number(pid_t pid, const char *name);
 /* A task's ids in each PID namespace it is in, from the reader's own down
  * to the task's (NSpid): how many, the first max of them in ids; or a
@@ -100,12 +97,8 @@ enum host_gain {
 	HOST_GAIN_CAPS,
 };
 enum host_gain host_exec_gain(const char *path);
-/* The file execvp would run for command, searching PATH as glibc does
- * (/bin:/usr/bin when it is unset, an empty entry for the current
- * directory, past entries execve would refuse). Returns 0, or a negative
- * errno (-ENOENT: none). */
-int host_find_program(const char *command, char *file, size_t size);
-/* What command, found as execvp would, gains at exec (host_exec_gain). */
+/* What command, found as execvp would (PATH searched as glibc does),
+ * gains at exec (host_exec_gain). */
 enum host_gain host_privileged_program(const char *command);
 
 /* The tightest CPU quota on the caller: of its cgroup and every ancestor,
