@@ -816,17 +816,10 @@ static void print_map(struct map *m)
 {
 	const struct topology *t = m->t;
 	bool in_colour = colour();
+	char counts[256];
 
-	printf("%s: %u package%s, %u NUMA node%s, %u L3, ", t->source,
-	       tree_count(t, TOPO_PACKAGE),
-	       tree_count(t, TOPO_PACKAGE) == 1 ? "" : "s", t->nnuma,
-	       t->nnuma == 1 ? "" : "s", tree_count(t, TOPO_L3));
-	if (tree_count(t, TOPO_GROUP))
-		printf("%u group%s, ", tree_count(t, TOPO_GROUP),
-		       tree_count(t, TOPO_GROUP) == 1 ? "" : "s");
-	printf("%u core%s, %u PU%s\n", tree_count(t, TOPO_CORE),
-	       tree_count(t, TOPO_CORE) == 1 ? "" : "s", t->npus,
-	       t->npus == 1 ? "" : "s");
+	tree_counts_text(t, true, counts, sizeof(counts));
+	printf("%s: %s\n", t->source, counts);
 	if (m->caches)
 		printf("%s\n", m->caches);
 	if (m->legend[0])

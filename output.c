@@ -450,15 +450,11 @@ void output_explain(const struct context *ctx, const struct options *o,
 		    const struct policy_plan *plan)
 {
 	const struct topology *t = ctx->t;
-	char *objects;
+	char *objects, counts[256];
 
-	msg_note("topology: %s (hwloc %s): %u package%s, %u NUMA node%s, %u "
-		 "L3, %u core%s, %u PU%s",
-		 t->source, t->hwloc_version, tree_count(t, TOPO_PACKAGE),
-		 plural(tree_count(t, TOPO_PACKAGE)), t->nnuma,
-		 plural(t->nnuma), tree_count(t, TOPO_L3),
-		 tree_count(t, TOPO_CORE), plural(tree_count(t, TOPO_CORE)),
-		 t->npus, plural(t->npus));
+	tree_counts_text(t, false, counts, sizeof(counts));
+	msg_note("topology: %s (hwloc %s): %s", t->source, t->hwloc_version,
+		 counts);
 	explain_exclusions(ctx, o);
 	explain_choice(ctx, o, plan);
 	if (t->nkinds > 1) {

@@ -219,6 +219,19 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 
 # --- what lstopo and numactl users look for (issue 20) ------------------------
 
+@test "--list and --explain count the topology in the same words (--list adds the groups)" {
+	local k=$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml
+	run "$PINRUN" --topology "$k" --list
+	assert_success
+	assert_line --index 0 "XML file: 2 packages, 4 NUMA nodes, 4 L3, 32 groups, 128 cores, 128 PUs"
+	run --separate-stderr "$PINRUN" --topology "$k" --same-chip --explain -n
+	assert_success
+	[ "${stderr_lines[0]}" = "pinrun: topology: XML file (hwloc $(hwloc-info --version | cut -d' ' -f2)): 2 packages, 4 NUMA nodes, 4 L3, 128 cores, 128 PUs" ]
+	run "$PINRUN" --topology "$TOPO/1pkg-1numa-x86-xeon5130-restricted-1c1pu.xml" --list
+	assert_success
+	assert_line --index 0 "XML file: 1 package, 1 NUMA node, 0 L3, 1 core, 1 PU"
+}
+
 @test "--list: Kunpeng 920's 32 clusters, each node's CPUs" {
 	run "$PINRUN" --topology "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" --list
 	assert_success
