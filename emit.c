@@ -86,7 +86,7 @@ static void put_hwloc(struct out *o, const struct cpuset *set)
 
 static bool has_mems(const struct emit_plan *p)
 {
-	return p->mem && p->mems && !cpulist_empty(p->mems);
+	return p->mem_given && p->mems && !cpulist_empty(p->mems);
 }
 
 static size_t done(const struct out *o)
@@ -107,22 +107,33 @@ static size_t w_numactl(const struct emit_plan *p, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
 
+	const char *opt = "membind";
+
 	put(&o, "--physcpubind=");
 	put_list(&o, p->cpus);
-	if (p->mem && !strcmp(p->mem, "local")) {
+	if (p->mem_given && p->mem == HOST_MEM_LOCAL) {
 		put(&o, " --localalloc");
-	} else if (has_mems(p)) {
+		return done(&o);
+	}
+	if (!has_mems(p))
+		return done(&o);
+	switch (p->mem) {
+	case HOST_MEM_BIND:
+	case HOST_MEM_LOCAL:
+	case HOST_MEM_MODES:
+		break;
+	case HOST_MEM_INTERLEAVE:
+		opt = "interleave";
+		break;
+	case HOST_MEM_PREFERRED:
 		/* numactl's --preferred takes one node; several are
 		 * --preferred-many's (numactl 2.0.16 and later). */
-		const char *opt = !strcmp(p->mem, "interleave") ? "interleave"
-				  : strcmp(p->mem, "preferred") ? "membind"
-				  : cpulist_count(p->mems) == 1
-				      ? "preferred"
-				      : "preferred-many";
-
-		put(&o, " --%s=", opt);
-		put_list(&o, p->mems);
+		opt = cpulist_count(p->mems) == 1 ? "preferred"
+						  : "preferred-many";
+		break;
 	}
+	put(&o, " --%s=", opt);
+	put_list(&o, p->mems);
 	return done(&o);
 }
 
@@ -130,20 +141,32 @@ static size_t w_hwloc(const struct emit_plan *p, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
 
-	if (!p->mem) {
+	/* hwloc's bind without --strict is the kernel's preferred-many
+	 * (hwloc 2.8 and later): --strict is bind. */
+	const char *strict = " --strict", *policy = "bind";
+
+	if (!p->mem_given) {
 		put_hwloc(&o, p->cpus);
 		return done(&o);
 	}
 	put(&o, "--cpubind ");
 	put_hwloc(&o, p->cpus);
-	if (has_mems(p)) {
-		/* hwloc's bind without --strict is the kernel's
-		 * preferred-many (hwloc 2.8 and later): --strict is bind. */
-		put(&o, " --membind%s --mempolicy %s nodeset=",
-		    !strcmp(p->mem, "preferred") ? "" : " --strict",
-		    !strcmp(p->mem, "interleave") ? "interleave" : "bind");
-		put_hwloc(&o, p->mems);
+	if (!has_mems(p))
+		return done(&o);
+	switch (p->mem) {
+	case HOST_MEM_BIND:
+	case HOST_MEM_LOCAL:
+	case HOST_MEM_MODES:
+		break;
+	case HOST_MEM_INTERLEAVE:
+		policy = "interleave";
+		break;
+	case HOST_MEM_PREFERRED:
+		strict = "";
+		break;
 	}
+	put(&o, " --membind%s --mempolicy %s nodeset=", strict, policy);
+	put_hwloc(&o, p->mems);
 	return done(&o);
 }
 

@@ -113,7 +113,8 @@ void output_emit(const struct context *ctx, const struct options *o,
 	char *line;
 
 	if (o->mem_given) {
-		p.mem = host_mempolicy_name(o->mem);
+		p.mem_given = true;
+		p.mem = o->mem;
 		p.mems = &ctx->mem_nodes;
 	}
 	context_parts(ctx, o, plan, &parts, &p.nparts);
