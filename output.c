@@ -358,19 +358,15 @@ static void explain_exclusions(const struct context *ctx,
 
 static void explain_memory(const struct context *ctx, const struct options *o)
 {
-	static const char *const from[] = {
-		[MEM_FROM_PLACEMENT] = "the placement's own",
-		[MEM_FROM_DEVICE] = "local to the device",
-		[MEM_FROM_GIVEN] = "as given",
-	};
+	const char *from = context_mem_from_desc(ctx->mem_from)->explain;
 
-	if (ctx->mem_from == MEM_FROM_NONE)
+	if (!from)
 		msg_note("mem: local: each page on the node of the CPU that "
 			 "first touches it");
 	else
 		msg_note("mem: %s on NUMA node%s %s (%s)", context_mem_arg(o),
 			 cpulist_count(&ctx->mem_nodes) == 1 ? "" : "s",
-			 msg_cpus(&ctx->mem_nodes), from[ctx->mem_from]);
+			 msg_cpus(&ctx->mem_nodes), from);
 }
 
 /* How --cpus or --hot= read a spec that taskset reads otherwise. */
@@ -533,20 +529,13 @@ static void output_json_gpu(struct json *j, const struct context *ctx)
 static void output_json_memory(struct json *j, const struct context *ctx,
 			       const struct options *o)
 {
-	static const char *const from[] = {
-		[MEM_FROM_PLACEMENT] = "placement",
-		[MEM_FROM_DEVICE] = "device",
-		[MEM_FROM_GIVEN] = "given",
-		[MEM_FROM_NONE] = "none",
-	};
-
 	json_key(j, "mem");
 	json_open(j, '{');
 	json_key(j, "policy");
 	json_string(j, host_mempolicy_name(o->mem));
 	json_cpuset(j, "nodes", &ctx->mem_nodes);
 	json_key(j, "from");
-	json_string(j, from[ctx->mem_from]);
+	json_string(j, context_mem_from_desc(ctx->mem_from)->key);
 	json_close(j, '}');
 }
 
