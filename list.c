@@ -154,9 +154,16 @@ append_text(char **s, const char *fmt, ...)
 	*s = both;
 }
 
+/* On a machine of two kinds, --kind's name for the cores of rank k (1 is
+ * the fast kind, 0 the slow), from policy.c's table: "fast", "slow". */
+static const char *two_kinds_name(int k)
+{
+	return policy_core_kind(k ? CORE_KIND_FAST : CORE_KIND_SLOW)->name;
+}
+
 /* The kind of unit's cores after two blanks: on a machine of two kinds,
- * --kind's name for it ("  fast", policy.c's table), else its rank ("  kind
- * 2"); "" on a machine of one kind. */
+ * --kind's name for it ("  fast"), else its rank ("  kind 2"); "" on a
+ * machine of one kind. */
 static const char *kind_word(const struct topology *t, int unit)
 {
 	static char buf[32];
@@ -165,9 +172,7 @@ static const char *kind_word(const struct topology *t, int unit)
 	if (t->nkinds <= 1 || k < 0)
 		return "";
 	if (t->nkinds == 2)
-		snprintf(buf, sizeof(buf), "  %s",
-			 policy_core_kind(k ? CORE_KIND_FAST : CORE_KIND_SLOW)
-			     ->name);
+		snprintf(buf, sizeof(buf), "  %s", two_kinds_name(k));
 	else
 		snprintf(buf, sizeof(buf), "  kind %d", k);
 	return buf;
@@ -370,7 +375,7 @@ static char *share_text(const struct topology *t, const struct share *sh)
 	if (sh->n > 1)
 		snprintf(n, sizeof(n), "%u ", sh->n);
 	if (sh->kind >= 0 && t->nkinds == 2)
-		snprintf(kind, sizeof(kind), "%s ", sh->kind ? "fast" : "slow");
+		snprintf(kind, sizeof(kind), "%s ", two_kinds_name(sh->kind));
 	else if (sh->kind >= 0)
 		snprintf(of, sizeof(of), " of kind %d", sh->kind);
 	return new_text("%s per %s%s%s%s%s", size, n, kind, unit, plural, of);

@@ -365,6 +365,18 @@ caches: L1d 48 KiB per fast core or 32 KiB per slow core,
       core:6-13  12-19  slow"
 }
 
+@test "--list: a hybrid's kinds in --kind's words, each marking its own cores" {
+	local h=$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml
+	run "$PINRUN" --topology "$h" --kind=fast --same-chip --list
+	assert_success
+	assert_line "      core:0-5  [0-11] (2 per core)  fast"
+	assert_line "      core:6-13  12-19  slow"
+	run "$PINRUN" --topology "$h" --kind=slow --same-chip --list
+	assert_success
+	assert_line "      core:0-5  0-11 (2 per core)  fast"
+	assert_line "      core:6-13  [12-19]  slow"
+}
+
 @test "--list: an L2 shared by two cores (KNL, POWER9), an L3 under 10 MiB in KiB" {
 	run "$PINRUN" --topology "$TOPO/1pkg-8numa-intel-knl7250-snc4-flat-mcdram-68c272pu.xml" --list
 	assert_line --index 1 "caches: L1d 32 KiB per core, L2 1024 KiB per 2 cores"
