@@ -47,7 +47,8 @@ static const struct context_exclusion exclusions[CONTEXT_EXCL_NREASONS] = {
 				    NULL },
 	[CONTEXT_EXCL_KIND] = { "kind", NULL, NULL, "core kind" },
 	[CONTEXT_EXCL_NEAR] = { "near", NULL, NULL, "device's CPUs" },
-	[CONTEXT_EXCL_SHARE] = { "share", NULL, NULL, "share" },
+	[CONTEXT_EXCL_SHARE] = { "share", "the other shares", NULL, "share",
+				 true },
 };
 
 const struct context_exclusion *context_exclusion(enum exclusion why)

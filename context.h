@@ -30,7 +30,10 @@ enum exclusion {
 	CONTEXT_EXCL_NREASONS
 };
 
-/* How each reason is worded, in context.c's one table. */
+/* How each reason is worded, in context.c's one table: every fixed word.
+ * (--explain's kind and near lines name the option's value, so output.c
+ * words them: "not of the fastest kind (--kind=fast)", "not near eth0".
+ * The CPUs a plan's --no-smt drops are policy.c's, not a reason here.) */
 struct context_exclusion {
 	const char *key;     /* its key in --json's "excluded" */
 	const char *explain; /* --explain's "excluded CPUS: ..." words, or
@@ -40,6 +43,8 @@ struct context_exclusion {
 			      * or NULL: not in --list */
 	const char *outside; /* "pinrun runs outside its ...", for the
 			      * reasons that make 'current' outside */
+	bool explain_apart;  /* --explain adds its words to its option's
+			      * line (--share's), not a line of their own */
 };
 
 const struct context_exclusion *context_exclusion(enum exclusion why);

@@ -236,9 +236,9 @@ static void explain_share(const struct context *ctx, bool pus)
 	if (d->kind != LAUNCHER_GIVEN)
 		explain_launcher(ctx);
 	if (!cpulist_empty(&ctx->excluded[CONTEXT_EXCL_SHARE]))
-		snprintf(excluded, sizeof(excluded),
-			 "; excluded %s: the other shares",
-			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_SHARE]));
+		snprintf(excluded, sizeof(excluded), "; excluded %s: %s",
+			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_SHARE]),
+			 context_exclusion(CONTEXT_EXCL_SHARE)->explain);
 	if (d->wrapped)
 		msg_note("share %lu of %lu: the %lu ranks that share CPUs %s "
 			 "outnumber its %lu %s: one each, round them: CPUs "
@@ -330,6 +330,7 @@ static void explain_exclusions(const struct context *ctx,
 
 	for (int i = 0; i < CONTEXT_EXCL_NREASONS; i++)
 		if (context_exclusion(i)->explain &&
+		    !context_exclusion(i)->explain_apart &&
 		    !cpulist_empty(&ctx->excluded[i]))
 			msg_note("excluded %s: %s", msg_cpus(&ctx->excluded[i]),
 				 context_exclusion(i)->explain);
