@@ -33,22 +33,27 @@ double context_now_ms(void)
 }
 
 static const struct context_exclusion exclusions[CONTEXT_EXCL_NREASONS] = {
-	[CONTEXT_EXCL_OFFLINE] = { "offline", "offline", "offline CPUs", NULL },
-	[CONTEXT_EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset",
-				  "CPUs not in the cgroup's cpuset", NULL },
-	[CONTEXT_EXCL_UNUSABLE] = { "unusable",
-				    "offline or disallowed by a cgroup",
-				    "offline or disallowed CPUs", NULL },
-	[CONTEXT_EXCL_AFFINITY] = { "affinity",
-				    "not in the inherited affinity (use "
-				    "--all to include them)",
-				    "CPUs outside pinrun's affinity (--all "
-				    "takes them)",
-				    NULL },
-	[CONTEXT_EXCL_KIND] = { "kind", NULL, NULL, "core kind" },
-	[CONTEXT_EXCL_NEAR] = { "near", NULL, NULL, "device's CPUs" },
-	[CONTEXT_EXCL_SHARE] = { "share", "the other shares", NULL, "share",
-				 true },
+	[CONTEXT_EXCL_OFFLINE] = { .key = "offline",
+				   .explain = "offline",
+				   .list = "offline CPUs" },
+	[CONTEXT_EXCL_CGROUP] = { .key = "cgroup",
+				  .explain = "not in the cgroup's cpuset",
+				  .list = "CPUs not in the cgroup's cpuset" },
+	[CONTEXT_EXCL_UNUSABLE] = { .key = "unusable",
+				    .explain =
+					"offline or disallowed by a cgroup",
+				    .list = "offline or disallowed CPUs" },
+	[CONTEXT_EXCL_AFFINITY] = { .key = "affinity",
+				    .explain = "not in the inherited affinity "
+					       "(use --all to include them)",
+				    .list = "CPUs outside pinrun's affinity "
+					    "(--all takes them)" },
+	[CONTEXT_EXCL_KIND] = { .key = "kind", .outside = "core kind" },
+	[CONTEXT_EXCL_NEAR] = { .key = "near", .outside = "device's CPUs" },
+	[CONTEXT_EXCL_SHARE] = { .key = "share",
+				 .explain = "the other shares",
+				 .explain_apart = true,
+				 .outside = "share" },
 };
 
 const struct context_exclusion *context_exclusion(enum exclusion why)
