@@ -103,37 +103,50 @@ static size_t w_taskset(const struct emit_plan *p, char *buf, size_t size)
 	return done(&o);
 }
 
+/* The mode of --mem in numactl's and hwloc-bind's options. */
+struct mem_options {
+	const char *numactl; /* --membind=NODES and the like */
+	const char *hwloc;   /* --mempolicy's */
+	bool strict;	     /* --membind --strict */
+};
+
+static struct mem_options mem_options(const struct emit_plan *p)
+{
+	struct mem_options m = { "membind", "bind", true };
+
+	switch (p->mem) {
+	case HOST_MEM_BIND:
+	case HOST_MEM_LOCAL: /* numactl's --localalloc; no nodes */
+	case HOST_MEM_MODES:
+		break;
+	case HOST_MEM_INTERLEAVE:
+		m.numactl = m.hwloc = "interleave";
+		break;
+	case HOST_MEM_PREFERRED:
+		/* numactl's --preferred takes one node; several are
+		 * --preferred-many's (numactl 2.0.16 and later). hwloc's
+		 * bind without --strict is the kernel's preferred-many
+		 * (hwloc 2.8 and later): --strict is bind. */
+		m.numactl = cpulist_count(p->mems) == 1 ? "preferred"
+							: "preferred-many";
+		m.strict = false;
+		break;
+	}
+	return m;
+}
+
 static size_t w_numactl(const struct emit_plan *p, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
-
-	const char *opt = "membind";
 
 	put(&o, "--physcpubind=");
 	put_list(&o, p->cpus);
 	if (p->mem_given && p->mem == HOST_MEM_LOCAL) {
 		put(&o, " --localalloc");
-		return done(&o);
+	} else if (has_mems(p)) {
+		put(&o, " --%s=", mem_options(p).numactl);
+		put_list(&o, p->mems);
 	}
-	if (!has_mems(p))
-		return done(&o);
-	switch (p->mem) {
-	case HOST_MEM_BIND:
-	case HOST_MEM_LOCAL:
-	case HOST_MEM_MODES:
-		break;
-	case HOST_MEM_INTERLEAVE:
-		opt = "interleave";
-		break;
-	case HOST_MEM_PREFERRED:
-		/* numactl's --preferred takes one node; several are
-		 * --preferred-many's (numactl 2.0.16 and later). */
-		opt = cpulist_count(p->mems) == 1 ? "preferred"
-						  : "preferred-many";
-		break;
-	}
-	put(&o, " --%s=", opt);
-	put_list(&o, p->mems);
 	return done(&o);
 }
 
@@ -141,32 +154,19 @@ static size_t w_hwloc(const struct emit_plan *p, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
 
-	/* hwloc's bind without --strict is the kernel's preferred-many
-	 * (hwloc 2.8 and later): --strict is bind. */
-	const char *strict = " --strict", *policy = "bind";
-
 	if (!p->mem_given) {
 		put_hwloc(&o, p->cpus);
 		return done(&o);
 	}
 	put(&o, "--cpubind ");
 	put_hwloc(&o, p->cpus);
-	if (!has_mems(p))
-		return done(&o);
-	switch (p->mem) {
-	case HOST_MEM_BIND:
-	case HOST_MEM_LOCAL:
-	case HOST_MEM_MODES:
-		break;
-	case HOST_MEM_INTERLEAVE:
-		policy = "interleave";
-		break;
-	case HOST_MEM_PREFERRED:
-		strict = "";
-		break;
+	if (has_mems(p)) {
+		struct mem_options m = mem_options(p);
+
+		put(&o, " --membind%s --mempolicy %s nodeset=",
+		    m.strict ? " --strict" : "", m.hwloc);
+		put_hwloc(&o, p->mems);
 	}
-	put(&o, " --membind%s --mempolicy %s nodeset=", strict, policy);
-	put_hwloc(&o, p->mems);
 	return done(&o);
 }
 
