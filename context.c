@@ -33,26 +33,45 @@ double context_now_ms(void)
 }
 
 static const struct context_exclusion exclusions[CONTEXT_EXCL_NREASONS] = {
-	[CONTEXT_EXCL_OFFLINE] = { "offline", "offline", "offline CPUs", NULL },
-	[CONTEXT_EXCL_CGROUP] = { "cgroup", "not in the cgroup's cpuset",
-				  "CPUs not in the cgroup's cpuset", NULL },
-	[CONTEXT_EXCL_UNUSABLE] = { "unusable",
-				    "offline or disallowed by a cgroup",
-				    "offline or disallowed CPUs", NULL },
-	[CONTEXT_EXCL_AFFINITY] = { "affinity",
-				    "not in the inherited affinity (use "
-				    "--all to include them)",
-				    "CPUs outside pinrun's affinity (--all "
-				    "takes them)",
-				    NULL },
-	[CONTEXT_EXCL_KIND] = { "kind", NULL, NULL, "core kind" },
-	[CONTEXT_EXCL_NEAR] = { "near", NULL, NULL, "device's CPUs" },
-	[CONTEXT_EXCL_SHARE] = { "share", NULL, NULL, "share" },
+	[CONTEXT_EXCL_OFFLINE] = { .key = "offline",
+				   .explain = "offline",
+				   .list = "offline CPUs" },
+	[CONTEXT_EXCL_CGROUP] = { .key = "cgroup",
+				  .explain = "not in the cgroup's cpuset",
+				  .list = "CPUs not in the cgroup's cpuset" },
+	[CONTEXT_EXCL_UNUSABLE] = { .key = "unusable",
+				    .explain =
+					"offline or disallowed by a cgroup",
+				    .list = "offline or disallowed CPUs" },
+	[CONTEXT_EXCL_AFFINITY] = { .key = "affinity",
+				    .explain = "not in the inherited affinity "
+					       "(use --all to include them)",
+				    .list = "CPUs outside pinrun's affinity "
+					    "(--all takes them)" },
+	[CONTEXT_EXCL_KIND] = { .key = "kind", .outside = "core kind" },
+	[CONTEXT_EXCL_NEAR] = { .key = "near", .outside = "device's CPUs" },
+	[CONTEXT_EXCL_SHARE] = { .key = "share",
+				 .explain = "the other shares",
+				 .explain_apart = true,
+				 .outside = "share" },
 };
 
 const struct context_exclusion *context_exclusion(enum exclusion why)
 {
 	return &exclusions[why];
+}
+
+static const struct context_mem_from_desc mem_froms[CONTEXT_MEM_FROM_COUNT] = {
+	[CONTEXT_MEM_FROM_PLACEMENT] = { "placement", "the placement's own" },
+	[CONTEXT_MEM_FROM_DEVICE] = { "device", "local to the device" },
+	[CONTEXT_MEM_FROM_GIVEN] = { "given", "as given" },
+	[CONTEXT_MEM_FROM_NONE] = { "none", NULL },
+};
+
+const struct context_mem_from_desc *
+context_mem_from_desc(enum context_mem_from from)
+{
+	return &mem_froms[from];
 }
 
 /* --cpus SPEC or --hot=SPEC: lists, masks and locations, as location.c
@@ -349,28 +368,29 @@ static void plan_memory(struct context *ctx, const struct options *o,
 
 	cpulist_zero(nodes);
 	if (!host_mempolicy_nodes(o->mem)) {
-		ctx->mem_from = MEM_FROM_NONE;
+		ctx->mem_from = CONTEXT_MEM_FROM_NONE;
 		return;
 	}
 	if (o->mem_nodes) {
-		ctx->mem_from = MEM_FROM_GIVEN;
+		ctx->mem_from = CONTEXT_MEM_FROM_GIVEN;
 		if (memory_parse(t, o->mem_nodes, nodes, &e) < 0)
 			msg_die("%s", errors_memory(arg, t, &e));
 	} else {
-		ctx->mem_from =
-		    ctx->near >= 0 ? MEM_FROM_DEVICE : MEM_FROM_PLACEMENT;
+		ctx->mem_from = ctx->near >= 0 ? CONTEXT_MEM_FROM_DEVICE
+					       : CONTEXT_MEM_FROM_PLACEMENT;
 		tree_local_numa(
 		    t, ctx->near >= 0 ? &ctx->near_cpus : &plan->cpus, nodes);
 	}
 	if (t->this_system && host_mems_allowed(getpid(), &allowed) == 0) {
 		cpulist_andnot(&outside, nodes, &allowed);
-		if (ctx->mem_from == MEM_FROM_GIVEN && !cpulist_empty(&outside))
+		if (ctx->mem_from == CONTEXT_MEM_FROM_GIVEN &&
+		    !cpulist_empty(&outside))
 			msg_die("--mem=%s: NUMA node %s is not one this "
 				"process may use (Mems_allowed_list %s)",
 				arg, msg_cpus(&outside), msg_cpus(&allowed));
 		cpulist_and(nodes, nodes, &allowed);
 	}
-	if (cpulist_empty(nodes) && ctx->mem_from == MEM_FROM_DEVICE)
+	if (cpulist_empty(nodes) && ctx->mem_from == CONTEXT_MEM_FROM_DEVICE)
 		msg_die("--mem=%s: no NUMA node local to %s is allowed", arg,
 			msg_input(o->near));
 	if (cpulist_empty(nodes))

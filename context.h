@@ -30,7 +30,10 @@ enum exclusion {
 	CONTEXT_EXCL_NREASONS
 };
 
-/* How each reason is worded, in context.c's one table. */
+/* How each reason is worded, in context.c's one table: every fixed word.
+ * (--explain's kind and near lines name the option's value, so output.c
+ * words them: "not of the fastest kind (--kind=fast)", "not near eth0".
+ * The CPUs a plan's --no-smt drops are policy.c's, not a reason here.) */
 struct context_exclusion {
 	const char *key;     /* its key in --json's "excluded" */
 	const char *explain; /* --explain's "excluded CPUS: ..." words, or
@@ -40,17 +43,32 @@ struct context_exclusion {
 			      * or NULL: not in --list */
 	const char *outside; /* "pinrun runs outside its ...", for the
 			      * reasons that make 'current' outside */
+	bool explain_apart;  /* --explain adds its words to its option's
+			      * line (--share's), not a line of their own */
 };
 
 const struct context_exclusion *context_exclusion(enum exclusion why);
 
 /* Where --mem's nodes come from. */
-enum mem_from {
-	MEM_FROM_PLACEMENT, /* the placement's own nodes (the default) */
-	MEM_FROM_DEVICE,    /* the --near device's nodes */
-	MEM_FROM_GIVEN,	    /* the list in --mem=MODE:NODES */
-	MEM_FROM_NONE,	    /* --mem=local names none */
+enum context_mem_from {
+	CONTEXT_MEM_FROM_PLACEMENT, /* the placement's own nodes (the
+				     * default) */
+	CONTEXT_MEM_FROM_DEVICE,    /* the --near device's nodes */
+	CONTEXT_MEM_FROM_GIVEN,	    /* the list in --mem=MODE:NODES */
+	CONTEXT_MEM_FROM_NONE,	    /* --mem=local names none */
+	CONTEXT_MEM_FROM_COUNT	    /* how many there are */
 };
+
+/* How each is worded, in context.c's one table. */
+struct context_mem_from_desc {
+	const char *key;     /* --json's "mem": "from" */
+	const char *explain; /* --explain's "mem: MODE on NUMA nodes N
+			      * (...)" words, or NULL: output.c words
+			      * --mem=local's line whole */
+};
+
+const struct context_mem_from_desc *
+context_mem_from_desc(enum context_mem_from from);
 
 struct context {
 	const struct topology *t;
@@ -77,7 +95,7 @@ struct context {
 	struct cpuset gpu_base;	 /* the allowed set the GPUs' parts are cut
 				  * from */
 	struct cpuset mem_nodes; /* --mem's nodes, once planned */
-	enum mem_from mem_from;
+	enum context_mem_from mem_from;
 	/* --tell: the variables, and the CPU quota that capped them
 	 * (period 0: none; where: the file that sets it). */
 	struct tell_result tell;

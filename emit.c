@@ -86,7 +86,7 @@ static void put_hwloc(struct out *o, const struct cpuset *set)
 
 static bool has_mems(const struct emit_plan *p)
 {
-	return p->mem && p->mems && !cpulist_empty(p->mems);
+	return p->mem_given && p->mems && !cpulist_empty(p->mems);
 }
 
 static size_t done(const struct out *o)
@@ -103,24 +103,48 @@ static size_t w_taskset(const struct emit_plan *p, char *buf, size_t size)
 	return done(&o);
 }
 
+/* The mode of --mem in numactl's and hwloc-bind's options. */
+struct mem_options {
+	const char *numactl; /* --membind=NODES and the like */
+	const char *hwloc;   /* --mempolicy's */
+	bool strict;	     /* --membind --strict */
+};
+
+static struct mem_options mem_options(const struct emit_plan *p)
+{
+	struct mem_options m = { "membind", "bind", true };
+
+	switch (p->mem) {
+	case HOST_MEM_BIND:
+	case HOST_MEM_LOCAL: /* numactl's --localalloc; no nodes */
+	case HOST_MEM_MODES:
+		break;
+	case HOST_MEM_INTERLEAVE:
+		m.numactl = m.hwloc = "interleave";
+		break;
+	case HOST_MEM_PREFERRED:
+		/* numactl's --preferred takes one node; several are
+		 * --preferred-many's (numactl 2.0.16 and later). hwloc's
+		 * bind without --strict is the kernel's preferred-many
+		 * (hwloc 2.8 and later): --strict is bind. */
+		m.numactl = cpulist_count(p->mems) == 1 ? "preferred"
+							: "preferred-many";
+		m.strict = false;
+		break;
+	}
+	return m;
+}
+
 static size_t w_numactl(const struct emit_plan *p, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
 
 	put(&o, "--physcpubind=");
 	put_list(&o, p->cpus);
-	if (p->mem && !strcmp(p->mem, "local")) {
+	if (p->mem_given && p->mem == HOST_MEM_LOCAL) {
 		put(&o, " --localalloc");
 	} else if (has_mems(p)) {
-		/* numactl's --preferred takes one node; several are
-		 * --preferred-many's (numactl 2.0.16 and later). */
-		const char *opt = !strcmp(p->mem, "interleave") ? "interleave"
-				  : strcmp(p->mem, "preferred") ? "membind"
-				  : cpulist_count(p->mems) == 1
-				      ? "preferred"
-				      : "preferred-many";
-
-		put(&o, " --%s=", opt);
+		put(&o, " --%s=", mem_options(p).numactl);
 		put_list(&o, p->mems);
 	}
 	return done(&o);
@@ -130,18 +154,17 @@ static size_t w_hwloc(const struct emit_plan *p, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
 
-	if (!p->mem) {
+	if (!p->mem_given) {
 		put_hwloc(&o, p->cpus);
 		return done(&o);
 	}
 	put(&o, "--cpubind ");
 	put_hwloc(&o, p->cpus);
 	if (has_mems(p)) {
-		/* hwloc's bind without --strict is the kernel's
-		 * preferred-many (hwloc 2.8 and later): --strict is bind. */
+		struct mem_options m = mem_options(p);
+
 		put(&o, " --membind%s --mempolicy %s nodeset=",
-		    !strcmp(p->mem, "preferred") ? "" : " --strict",
-		    !strcmp(p->mem, "interleave") ? "interleave" : "bind");
+		    m.strict ? " --strict" : "", m.hwloc);
 		put_hwloc(&o, p->mems);
 	}
 	return done(&o);

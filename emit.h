@@ -6,17 +6,20 @@
 #ifndef PINRUN_EMIT_H
 #define PINRUN_EMIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cpulist.h"
+#include "mempolicy.h"
 #include "topotree.h"
 
 struct emit_plan {
 	const struct topology *t;
 	const struct cpuset *cpus; /* the placement */
-	/* --mem: its mode as the option names it ("bind", "interleave",
-	 * "preferred", "local") and its nodes; mem NULL without --mem. */
-	const char *mem;
+	/* --mem: whether it was given, its mode and its nodes (mems NULL
+	 * or empty: none). */
+	bool mem_given;
+	enum host_mempolicy mem;
 	const struct cpuset *mems;
 	/* The CPUs of each local task of the node, in rank order (srun):
 	 * the --share parts, or the placement alone. */

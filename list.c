@@ -154,9 +154,16 @@ append_text(char **s, const char *fmt, ...)
 	*s = both;
 }
 
+/* On a machine of two kinds, --kind's name for the cores of rank k (1 is
+ * the fast kind, 0 the slow), from policy.c's table: "fast", "slow". */
+static const char *two_kinds_name(int k)
+{
+	return policy_core_kind(k ? CORE_KIND_FAST : CORE_KIND_SLOW)->name;
+}
+
 /* The kind of unit's cores after two blanks: on a machine of two kinds,
- * --kind's name for it ("  fast", policy.c's table), else its rank ("  kind
- * 2"); "" on a machine of one kind. */
+ * --kind's name for it ("  fast"), else its rank ("  kind 2"); "" on a
+ * machine of one kind. */
 static const char *kind_word(const struct topology *t, int unit)
 {
 	static char buf[32];
@@ -165,9 +172,7 @@ static const char *kind_word(const struct topology *t, int unit)
 	if (t->nkinds <= 1 || k < 0)
 		return "";
 	if (t->nkinds == 2)
-		snprintf(buf, sizeof(buf), "  %s",
-			 policy_core_kind(k ? CORE_KIND_FAST : CORE_KIND_SLOW)
-			     ->name);
+		snprintf(buf, sizeof(buf), "  %s", two_kinds_name(k));
 	else
 		snprintf(buf, sizeof(buf), "  kind %d", k);
 	return buf;
@@ -370,7 +375,7 @@ static char *share_text(const struct topology *t, const struct share *sh)
 	if (sh->n > 1)
 		snprintf(n, sizeof(n), "%u ", sh->n);
 	if (sh->kind >= 0 && t->nkinds == 2)
-		snprintf(kind, sizeof(kind), "%s ", sh->kind ? "fast" : "slow");
+		snprintf(kind, sizeof(kind), "%s ", two_kinds_name(sh->kind));
 	else if (sh->kind >= 0)
 		snprintf(of, sizeof(of), " of kind %d", sh->kind);
 	return new_text("%s per %s%s%s%s%s", size, n, kind, unit, plural, of);
@@ -816,17 +821,10 @@ static void print_map(struct map *m)
 {
 	const struct topology *t = m->t;
 	bool in_colour = colour();
+	char counts[256];
 
-	printf("%s: %u package%s, %u NUMA node%s, %u L3, ", t->source,
-	       tree_count(t, TOPO_PACKAGE),
-	       tree_count(t, TOPO_PACKAGE) == 1 ? "" : "s", t->nnuma,
-	       t->nnuma == 1 ? "" : "s", tree_count(t, TOPO_L3));
-	if (tree_count(t, TOPO_GROUP))
-		printf("%u group%s, ", tree_count(t, TOPO_GROUP),
-		       tree_count(t, TOPO_GROUP) == 1 ? "" : "s");
-	printf("%u core%s, %u PU%s\n", tree_count(t, TOPO_CORE),
-	       tree_count(t, TOPO_CORE) == 1 ? "" : "s", t->npus,
-	       t->npus == 1 ? "" : "s");
+	tree_counts_text(t, true, counts, sizeof(counts));
+	printf("%s: %s\n", t->source, counts);
 	if (m->caches)
 		printf("%s\n", m->caches);
 	if (m->legend[0])

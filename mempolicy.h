@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --mem's modes: a leaf header, so that the options (options.h) name a
- * mode without the kernel's interface (host.h), whose one table (host.c)
- * words them and maps them to the kernel's. */
+/* --mem's modes: a leaf header, so that the options (options.h) and
+ * --emit (emit.h, pure) name a mode without the kernel's interface
+ * (host.h), whose one table (host.c) words them and maps them to the
+ * kernel's. */
 #ifndef PINRUN_MEMPOLICY_H
 #define PINRUN_MEMPOLICY_H
 

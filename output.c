@@ -112,7 +112,8 @@ void output_emit(const struct context *ctx, const struct options *o,
 	char *line;
 
 	if (o->mem_given) {
-		p.mem = host_mempolicy_name(o->mem);
+		p.mem_given = true;
+		p.mem = o->mem;
 		p.mems = &ctx->mem_nodes;
 	}
 	context_parts(ctx, o, plan, &parts, &p.nparts);
@@ -234,9 +235,9 @@ static void explain_share(const struct context *ctx, bool pus)
 	if (d->kind != LAUNCHER_GIVEN)
 		explain_launcher(ctx);
 	if (!cpulist_empty(&ctx->excluded[CONTEXT_EXCL_SHARE]))
-		snprintf(excluded, sizeof(excluded),
-			 "; excluded %s: the other shares",
-			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_SHARE]));
+		snprintf(excluded, sizeof(excluded), "; excluded %s: %s",
+			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_SHARE]),
+			 context_exclusion(CONTEXT_EXCL_SHARE)->explain);
 	if (d->wrapped)
 		msg_note("share %lu of %lu: the %lu ranks that share CPUs %s "
 			 "outnumber its %lu %s: one each, round them: CPUs "
@@ -328,6 +329,7 @@ static void explain_exclusions(const struct context *ctx,
 
 	for (int i = 0; i < CONTEXT_EXCL_NREASONS; i++)
 		if (context_exclusion(i)->explain &&
+		    !context_exclusion(i)->explain_apart &&
 		    !cpulist_empty(&ctx->excluded[i]))
 			msg_note("excluded %s: %s", msg_cpus(&ctx->excluded[i]),
 				 context_exclusion(i)->explain);
@@ -356,19 +358,15 @@ static void explain_exclusions(const struct context *ctx,
 
 static void explain_memory(const struct context *ctx, const struct options *o)
 {
-	static const char *const from[] = {
-		[MEM_FROM_PLACEMENT] = "the placement's own",
-		[MEM_FROM_DEVICE] = "local to the device",
-		[MEM_FROM_GIVEN] = "as given",
-	};
+	const char *from = context_mem_from_desc(ctx->mem_from)->explain;
 
-	if (ctx->mem_from == MEM_FROM_NONE)
+	if (!from)
 		msg_note("mem: local: each page on the node of the CPU that "
 			 "first touches it");
 	else
 		msg_note("mem: %s on NUMA node%s %s (%s)", context_mem_arg(o),
 			 cpulist_count(&ctx->mem_nodes) == 1 ? "" : "s",
-			 msg_cpus(&ctx->mem_nodes), from[ctx->mem_from]);
+			 msg_cpus(&ctx->mem_nodes), from);
 }
 
 /* How --cpus or --hot= read a spec that taskset reads otherwise. */
@@ -449,15 +447,11 @@ void output_explain(const struct context *ctx, const struct options *o,
 		    const struct policy_plan *plan)
 {
 	const struct topology *t = ctx->t;
-	char *objects;
+	char *objects, counts[256];
 
-	msg_note("topology: %s (hwloc %s): %u package%s, %u NUMA node%s, %u "
-		 "L3, %u core%s, %u PU%s",
-		 t->source, t->hwloc_version, tree_count(t, TOPO_PACKAGE),
-		 plural(tree_count(t, TOPO_PACKAGE)), t->nnuma,
-		 plural(t->nnuma), tree_count(t, TOPO_L3),
-		 tree_count(t, TOPO_CORE), plural(tree_count(t, TOPO_CORE)),
-		 t->npus, plural(t->npus));
+	tree_counts_text(t, false, counts, sizeof(counts));
+	msg_note("topology: %s (hwloc %s): %s", t->source, t->hwloc_version,
+		 counts);
 	explain_exclusions(ctx, o);
 	explain_choice(ctx, o, plan);
 	if (t->nkinds > 1) {
@@ -535,20 +529,13 @@ static void output_json_gpu(struct json *j, const struct context *ctx)
 static void output_json_memory(struct json *j, const struct context *ctx,
 			       const struct options *o)
 {
-	static const char *const from[] = {
-		[MEM_FROM_PLACEMENT] = "placement",
-		[MEM_FROM_DEVICE] = "device",
-		[MEM_FROM_GIVEN] = "given",
-		[MEM_FROM_NONE] = "none",
-	};
-
 	json_key(j, "mem");
 	json_open(j, '{');
 	json_key(j, "policy");
 	json_string(j, host_mempolicy_name(o->mem));
 	json_cpuset(j, "nodes", &ctx->mem_nodes);
 	json_key(j, "from");
-	json_string(j, from[ctx->mem_from]);
+	json_string(j, context_mem_from_desc(ctx->mem_from)->key);
 	json_close(j, '}');
 }
 

@@ -304,6 +304,32 @@ unsigned tree_count(const struct topology *t, enum topo_type type)
 	return n;
 }
 
+static const char *plural(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
+size_t tree_counts_text(const struct topology *t, bool groups, char *buf,
+			size_t size)
+{
+	unsigned packages = tree_count(t, TOPO_PACKAGE),
+		 ngroups = groups ? tree_count(t, TOPO_GROUP) : 0,
+		 cores = tree_count(t, TOPO_CORE);
+	char group_text[32] = "";
+	int n;
+
+	if (ngroups)
+		snprintf(group_text, sizeof(group_text), "%u group%s, ",
+			 ngroups, plural(ngroups));
+	n = snprintf(
+	    buf, size,
+	    "%u package%s, %u NUMA node%s, %u L3, %s%u core%s, %u PU%s",
+	    packages, plural(packages), t->nnuma, plural(t->nnuma),
+	    tree_count(t, TOPO_L3), group_text, cores, plural(cores), t->npus,
+	    plural(t->npus));
+	return n < 0 ? 0 : (size_t)n;
+}
+
 int tree_core_of(const struct topology *t, unsigned cpu)
 {
 	if (cpu >= t->pu_by_os_len || t->pu_by_os[cpu] == TOPO_NONE)

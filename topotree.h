@@ -6,6 +6,7 @@
 #define PINRUN_TOPOTREE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "cpulist.h"
 
@@ -196,6 +197,12 @@ bool tree_type_is_cache(enum topo_type type);
 const char *tree_type_name(enum topo_type type);
 /* How many objects of a type there are (NUMA nodes included). */
 unsigned tree_count(const struct topology *t, enum topo_type type);
+/* The counts of the topology in words, as --explain's topology line and
+ * --list's first give them: "2 packages, 4 NUMA nodes, 4 L3, 128 cores,
+ * 128 PUs"; with groups, their count too where there are any ("..., 4 L3,
+ * 32 groups, 128 cores, ..."), as --list gives it. Like snprintf. */
+size_t tree_counts_text(const struct topology *t, bool groups, char *buf,
+			size_t size);
 /* The core (or PU if no core level) a CPU number belongs to; TOPO_NONE when
  * the CPU is not in the tree. */
 int tree_core_of(const struct topology *t, unsigned cpu);

@@ -219,6 +219,19 @@ print(len(pus), len(set(pus)), len(m["cores"]), len(m["numa"]), len(m["devices"]
 
 # --- what lstopo and numactl users look for (issue 20) ------------------------
 
+@test "--list and --explain count the topology in the same words (--list adds the groups)" {
+	local k=$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml
+	run "$PINRUN" --topology "$k" --list
+	assert_success
+	assert_line --index 0 "XML file: 2 packages, 4 NUMA nodes, 4 L3, 32 groups, 128 cores, 128 PUs"
+	run --separate-stderr "$PINRUN" --topology "$k" --same-chip --explain -n
+	assert_success
+	[ "${stderr_lines[0]}" = "pinrun: topology: XML file (hwloc $(hwloc-info --version | cut -d' ' -f2)): 2 packages, 4 NUMA nodes, 4 L3, 128 cores, 128 PUs" ]
+	run "$PINRUN" --topology "$TOPO/1pkg-1numa-x86-xeon5130-restricted-1c1pu.xml" --list
+	assert_success
+	assert_line --index 0 "XML file: 1 package, 1 NUMA node, 0 L3, 1 core, 1 PU"
+}
+
 @test "--list: Kunpeng 920's 32 clusters, each node's CPUs" {
 	run "$PINRUN" --topology "$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml" --list
 	assert_success
@@ -350,6 +363,18 @@ caches: L1d 48 KiB per fast core or 32 KiB per slow core,
     l3:0 (24 MiB)
       core:0-5  0-11 (2 per core)  fast
       core:6-13  12-19  slow"
+}
+
+@test "--list: a hybrid's kinds in --kind's words, each marking its own cores" {
+	local h=$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml
+	run "$PINRUN" --topology "$h" --kind=fast --same-chip --list
+	assert_success
+	assert_line "      core:0-5  [0-11] (2 per core)  fast"
+	assert_line "      core:6-13  12-19  slow"
+	run "$PINRUN" --topology "$h" --kind=slow --same-chip --list
+	assert_success
+	assert_line "      core:0-5  0-11 (2 per core)  fast"
+	assert_line "      core:6-13  [12-19]  slow"
 }
 
 @test "--list: an L2 shared by two cores (KNL, POWER9), an L3 under 10 MiB in KiB" {

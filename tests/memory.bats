@@ -145,6 +145,24 @@ mem_of() {
 	[[ "$stderr" == *"pinrun: mem: local: each page on the node of the CPU that first touches it"* ]] || fail "$stderr"
 }
 
+# mem_source KEY WORDS OPTION...: one run's --json "from" is KEY and its
+# --explain line ends in WORDS (one table words both).
+mem_source() {
+	local key=$1 words=$2
+	shift 2
+	run --separate-stderr "$PINRUN" "$@" --explain --json
+	assert_success
+	[[ "$output" == *"\"from\":\"$key\"}"* ]] || fail "$*: $output"
+	grep -qxF -- "$words" <<<"$stderr" || fail "$*: $stderr"
+}
+
+@test "--mem's nodes: each source's --json key and --explain words" {
+	mem_source placement "pinrun: mem: bind on NUMA node 1 (the placement's own)" --topology "$E5" --same-chip=1 --mem=bind
+	mem_source device "pinrun: mem: interleave on NUMA nodes 2-3 (local to the device)" --topology "$AWKWARD" --near=cuda0 --hot --mem=interleave
+	mem_source given "pinrun: mem: preferred:1,0 on NUMA nodes 0-1 (as given)" --topology "$E5" --hot --mem=preferred:1,0
+	mem_source none "pinrun: mem: local: each page on the node of the CPU that first touches it" --topology "$E5" --hot --mem=local
+}
+
 @test "a malformed --mem value is a usage error" {
 	bad_usage "invalid --mem value 'membind': expected bind, interleave, preferred or local" --hot --mem=membind -- true
 	bad_usage "invalid --mem value 'local:0': local takes no node list" --hot --mem=local:0 -- true

@@ -181,6 +181,18 @@ load lib/reference
 	assert_output --partial '"objects":["package:0","core:18","pu:38"]'
 }
 
+@test "--explain words each reason once: --kind's on a line of its own, --share's on its line" {
+	run --separate-stderr "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml" --kind=slow --share 2/2 --hot --explain -n
+	assert_success
+	assert_output "16"
+	[ "${stderr_lines[1]}" = "pinrun: excluded 0-11: not of the slowest kind (--kind=slow)" ] || fail "$stderr"
+	[ "${stderr_lines[2]}" = "pinrun: share 2 of 2: CPUs 16-19; excluded 12-15: the other shares" ] || fail "$stderr"
+	[ "${stderr_lines[3]}" = "pinrun: planning for another machine: 'current' and 'idle' mean the first candidate" ] || fail "$stderr"
+	[ "$(grep -c 'excluded' <<<"$stderr")" = 2 ] || fail "$stderr"
+	run "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7-1370p-raptorlake-hybrid-14c20pu.xml" --kind=slow --share 2/2 --hot --json
+	assert_output --partial '"excluded":{"offline":"","cgroup":"","unusable":"","affinity":"","kind":"0-11","near":"","share":"12-15","smt":""}'
+}
+
 @test "--explain says what, why and by which rule (on stderr)" {
 	run --separate-stderr "$PINRUN" --topology "$TOPO/2pkg-2numa-ibm-power9-smt4-offline-noncontig-40c160pu.xml" --same-chip --no-smt --explain -n
 	assert_success

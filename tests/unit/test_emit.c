@@ -39,7 +39,8 @@ TEST(emit_every_format)
 	EXPECT(!strcmp(line("srun", &p), "--cpu-bind=mask_cpu:0xf0f0"));
 	EXPECT(!strcmp(line("openmp", &p),
 		       "OMP_PLACES={4,12},{5,13},{6,14},{7,15}"));
-	p.mem = "bind";
+	p.mem_given = true;
+	p.mem = HOST_MEM_BIND;
 	p.mems = &mems;
 	EXPECT(!strcmp(line("numactl", &p),
 		       "--physcpubind=4-7,12-15 --membind=1"));
@@ -50,9 +51,55 @@ TEST(emit_every_format)
 	EXPECT(!strcmp(line("hwloc", &p),
 		       "--cpubind 0x0000f0f0 --membind --strict --mempolicy "
 		       "bind nodeset=0x00000002"));
-	p.mem = "local";
+	p.mem = HOST_MEM_LOCAL;
 	EXPECT(!strcmp(line("numactl", &p),
 		       "--physcpubind=4-7,12-15 --localalloc"));
+	tree_free(t);
+}
+
+/* Each --mem mode in numactl's and hwloc-bind's options. */
+TEST(emit_mem_modes)
+{
+	struct topology *t = build_machine(2, 1, 4, 2, true);
+	struct cpuset cpus = set_of("4-7"), one = set_of("1"),
+		      two = set_of("0-1"), none = set_of("");
+	struct emit_plan p = { .t = t,
+			       .cpus = &cpus,
+			       .parts = &cpus,
+			       .nparts = 1,
+			       .mem_given = true,
+			       .mems = &two };
+
+	p.mem = HOST_MEM_BIND;
+	EXPECT(!strcmp(line("numactl", &p), "--physcpubind=4-7 --membind=0-1"));
+	EXPECT(!strcmp(line("hwloc", &p),
+		       "--cpubind 0x000000f0 --membind --strict --mempolicy "
+		       "bind nodeset=0x00000003"));
+	p.mem = HOST_MEM_INTERLEAVE;
+	EXPECT(
+	    !strcmp(line("numactl", &p), "--physcpubind=4-7 --interleave=0-1"));
+	EXPECT(!strcmp(line("hwloc", &p),
+		       "--cpubind 0x000000f0 --membind --strict --mempolicy "
+		       "interleave nodeset=0x00000003"));
+	p.mem = HOST_MEM_PREFERRED;
+	EXPECT(!strcmp(line("numactl", &p),
+		       "--physcpubind=4-7 --preferred-many=0-1"));
+	EXPECT(!strcmp(line("hwloc", &p),
+		       "--cpubind 0x000000f0 --membind --mempolicy bind "
+		       "nodeset=0x00000003"));
+	p.mems = &one;
+	EXPECT(!strcmp(line("numactl", &p), "--physcpubind=4-7 --preferred=1"));
+	p.mem = HOST_MEM_LOCAL;
+	p.mems = &none;
+	EXPECT(!strcmp(line("numactl", &p), "--physcpubind=4-7 --localalloc"));
+	EXPECT(!strcmp(line("hwloc", &p), "--cpubind 0x000000f0"));
+	EXPECT(!strcmp(line("docker", &p), "--cpuset-cpus=4-7"));
+	p.mem_given = false;
+	p.mem = HOST_MEM_BIND;
+	p.mems = &two;
+	EXPECT(!strcmp(line("numactl", &p), "--physcpubind=4-7"));
+	EXPECT(!strcmp(line("hwloc", &p), "0x000000f0"));
+	EXPECT(!strcmp(line("systemd", &p), "AllowedCPUs=4-7"));
 	tree_free(t);
 }
 
@@ -109,6 +156,7 @@ TEST(emit_short_buffer_and_names)
 int main(void)
 {
 	RUN(emit_every_format);
+	RUN(emit_mem_modes);
 	RUN(emit_srun_parts);
 	RUN(emit_large_masks);
 	RUN(emit_short_buffer_and_names);

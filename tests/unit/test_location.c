@@ -157,6 +157,33 @@ TEST(groups_named_by_level)
 	tree_free(t);
 }
 
+/* --list's first line counts the groups, --explain's topology line does
+ * not: one function words both. */
+TEST(counts_text)
+{
+	struct topology *t = tree_new("groups");
+	int m = tree_add(t, TOPO_MACHINE, TOPO_NONE, -1, 0);
+	int g = tree_add(t, TOPO_GROUP, m, -1, 0);
+	int co = tree_add(t, TOPO_CORE, g, -1, 0);
+	char buf[128], small[8];
+
+	tree_add(t, TOPO_PU, co, -1, 0);
+	EXPECT(tree_finish(t) == TOPO_OK);
+	EXPECT(tree_counts_text(t, true, buf, sizeof(buf)) == strlen(buf));
+	EXPECT(!strcmp(buf, "0 packages, 0 NUMA nodes, 0 L3, 1 group, 1 core, "
+			    "1 PU"));
+	EXPECT(tree_counts_text(t, false, buf, sizeof(buf)) == strlen(buf));
+	EXPECT(!strcmp(buf, "0 packages, 0 NUMA nodes, 0 L3, 1 core, 1 PU"));
+	EXPECT(tree_counts_text(t, false, small, sizeof(small)) == strlen(buf));
+	EXPECT(!strcmp(small, "0 packa"));
+	tree_free(t);
+	t = build_machine(2, 2, 3, 2, true);
+	tree_counts_text(t, true, buf, sizeof(buf));
+	EXPECT(
+	    !strcmp(buf, "2 packages, 2 NUMA nodes, 4 L3, 12 cores, 24 PUs"));
+	tree_free(t);
+}
+
 TEST(format_compresses_runs)
 {
 	struct topology *t = machine();
@@ -473,6 +500,7 @@ int main(void)
 	RUN(near_misses);
 	RUN(memory_only_objects);
 	RUN(groups_named_by_level);
+	RUN(counts_text);
 	RUN(format_compresses_runs);
 	RUN(format_parses_back);
 	return DONE();
