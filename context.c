@@ -56,7 +56,7 @@ static const struct context_exclusion exclusions[CONTEXT_EXCL_NREASONS] = {
 				 .outside = "share" },
 };
 
-const struct context_exclusion *context_exclusion(enum exclusion why)
+const struct context_exclusion *context_exclusion(enum context_excl why)
 {
 	return &exclusions[why];
 }
@@ -112,7 +112,7 @@ static void physical_index(struct context *ctx, const struct options *o)
 
 /* Take out of the allowed set what is not in keep, for a reason. */
 static void narrow(struct context *ctx, const struct cpuset *keep,
-		   enum exclusion why)
+		   enum context_excl why)
 {
 	cpulist_andnot(&ctx->excluded[why], &ctx->req.allowed, keep);
 	cpulist_and(&ctx->req.allowed, &ctx->req.allowed, keep);
@@ -296,7 +296,7 @@ void context_fill(struct context *ctx, const struct options *o,
 	}
 	/* What the launcher gave pinrun, before --kind narrows it. */
 	mask = req->allowed;
-	if (o->kind != CORE_KIND_ANY) {
+	if (o->kind != POLICY_CORE_ANY) {
 		policy_kind_cpus(t, o->kind, &set);
 		narrow(ctx, &set, CONTEXT_EXCL_KIND);
 	}
@@ -324,7 +324,7 @@ void context_fill(struct context *ctx, const struct options *o,
 		/* Outside its share or kind, 'current' is the first
 		 * candidate inside it. */
 		if (r >= 0 &&
-		    (o->share || o->kind != CORE_KIND_ANY || o->near) &&
+		    (o->share || o->kind != POLICY_CORE_ANY || o->near) &&
 		    !cpulist_has(&req->allowed, (unsigned)r)) {
 			ctx->outside = true;
 			ctx->outside_why =
@@ -551,7 +551,7 @@ bool context_plain_cpus(const struct options *o, struct cpuset *cpus)
 
 	if (o->policy != POLICY_CPUS || !o->command || o->all || o->dry_run ||
 	    o->explain || o->json || o->mem_given || o->pid || o->follow ||
-	    o->share || o->kind != CORE_KIND_ANY || o->near || o->list ||
+	    o->share || o->kind != POLICY_CORE_ANY || o->near || o->list ||
 	    o->tell)
 		return false;
 	syntax = cpulist_syntax(o->spec);

@@ -19,7 +19,7 @@
 
 /* Why CPUs of the machine are not in the allowed set, in the order they
  * are taken out. */
-enum exclusion {
+enum context_excl {
 	CONTEXT_EXCL_OFFLINE,  /* offline (this machine) */
 	CONTEXT_EXCL_CGROUP,   /* not in the cgroup's cpuset (this machine) */
 	CONTEXT_EXCL_UNUSABLE, /* offline or disallowed (another machine's) */
@@ -47,7 +47,7 @@ struct context_exclusion {
 			      * line (--share's), not a line of their own */
 };
 
-const struct context_exclusion *context_exclusion(enum exclusion why);
+const struct context_exclusion *context_exclusion(enum context_excl why);
 
 /* Where --mem's nodes come from. */
 enum context_mem_from {
@@ -79,10 +79,10 @@ struct context {
 	struct launcher_decision share; /* share.count 0: no --share */
 	bool outside; /* pinrun ran outside its share or kind: 'current'
 		       * means the first candidate inside it */
-	enum exclusion outside_why; /* which of them, when outside */
-	int near;		    /* --near's device (index in t->devs), or
-				     * -1 */
-	struct cpuset near_cpus;    /* the CPUs local to it */
+	enum context_excl outside_why; /* which of them, when outside */
+	int near;		       /* --near's device (index in t->devs), or
+					* -1 */
+	struct cpuset near_cpus;       /* the CPUs local to it */
 	/* --near=gpu (the class): each local rank its own GPU, in topology
 	 * order, round-robin when the ranks outnumber them; the ranks whose
 	 * GPUs are local to the same CPUs split those. */

@@ -657,9 +657,10 @@ static void asked_by_outer(struct tracer *tr)
 	 * cannot be seen from here) */
 	while (nested_next(&value, &from)) {
 		if (!from || listener_is_self(&tr->l, from))
-			let_go_group(tr, (pid_t)(value & ~NESTED_TRACER),
-				     value & NESTED_TRACER ? FOLLOW_TRACER
-							   : FOLLOW_TRACEE,
+			let_go_group(tr, (pid_t)(value & ~NOTIFY_NESTED_TRACER),
+				     value & NOTIFY_NESTED_TRACER
+					 ? FOLLOW_TRACER
+					 : FOLLOW_TRACEE,
 				     NULL);
 	}
 }
@@ -694,7 +695,7 @@ static void attach_asked(struct tracer *tr, const struct seccomp_notif *req)
 		 * here: it goes on without a filter, and lets go when asked
 		 * (nested_forward). */
 		if (listener_is_self(&tr->l, (pid_t)req->pid)) {
-			listener_refuse(&tr->l, req->id, NESTED_ERRNO);
+			listener_refuse(&tr->l, req->id, NOTIFY_NESTED_ERRNO);
 			return;
 		}
 		if (tr->ops->own_listener)

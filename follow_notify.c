@@ -253,12 +253,12 @@ void notify_offer(int sock, struct follow_start *st)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	fd = install_filter(&nnp, st->tell_affinity);
-	st->notify = fd == -NESTED_ERRNO ? FOLLOW_NOTIFY_OUTER
-		     : fd < 0		 ? FOLLOW_NOTIFY_OFF
-		     : nnp		 ? FOLLOW_NOTIFY_NNP
-					 : FOLLOW_NOTIFY_ON;
-	st->notify_err = fd < 0 && fd != -NESTED_ERRNO ? -fd : 0;
-	if (fd == -NESTED_ERRNO)
+	st->notify = fd == -NOTIFY_NESTED_ERRNO ? FOLLOW_NOTIFY_OUTER
+		     : fd < 0			? FOLLOW_NOTIFY_OFF
+		     : nnp			? FOLLOW_NOTIFY_NNP
+						: FOLLOW_NOTIFY_ON;
+	st->notify_err = fd < 0 && fd != -NOTIFY_NESTED_ERRNO ? -fd : 0;
+	if (fd == -NOTIFY_NESTED_ERRNO)
 		what = OFFER_OUTER;
 	if (fd >= 0) {
 		struct cmsghdr *c;
@@ -502,7 +502,7 @@ static void answer_alone(struct listener *l)
 	}
 	if (req->data.nr == __NR_seccomp) {
 		if (listener_is_self(l, (pid_t)req->pid)) {
-			listener_refuse(l, req->id, NESTED_ERRNO);
+			listener_refuse(l, req->id, NOTIFY_NESTED_ERRNO);
 			return;
 		}
 	} else {
@@ -598,13 +598,15 @@ static void nested_ask(pid_t tracer, pid_t tid, bool attaching, int timeout_ms)
 
 	if (depth < 1 || depth > HOST_NSPID_MAX || n < depth)
 		return;
-	v.sival_int = (int)ids[depth - 1] | (attaching ? NESTED_TRACER : 0);
+	v.sival_int =
+	    (int)ids[depth - 1] | (attaching ? NOTIFY_NESTED_TRACER : 0);
 	/* A request that comes while the nested tracer is busy, not in
 	 * wait4, is taken only at its next event: it is sent again every
 	 * 20 ms (a second request is harmless). */
 	for (int i = 0; i < timeout_ms; i++) {
 		if (host_status_number(tid, "TracerPid") != tracer ||
-		    (i % 20 == 0 && sigqueue(tracer, NESTED_SIGNAL, v) < 0))
+		    (i % 20 == 0 &&
+		     sigqueue(tracer, NOTIFY_NESTED_SIGNAL, v) < 0))
 			return;
 		nanosleep(&ms, NULL);
 	}
@@ -673,7 +675,7 @@ void nested_listen(void)
 				.sa_flags = SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(NESTED_SIGNAL, &sa, NULL);
+	sigaction(NOTIFY_NESTED_SIGNAL, &sa, NULL);
 }
 
 bool nested_next(int *value, pid_t *from)

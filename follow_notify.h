@@ -70,15 +70,15 @@ void listener_hand_on(struct listener *l, const unsigned long long *ids,
 
 /* A nested pinrun --follow cannot have a filter of its own (the kernel
  * allows one listener in a chain of filters): the outer pinrun refuses its
- * request with NESTED_ERRNO, which tells it that attaches in its tree come
- * to the outer one. When the outer one gets an attach whose task a nested
+ * request with NOTIFY_NESTED_ERRNO, which tells it that attaches in its tree
+ * come to the outer one. When the outer one gets an attach whose task a nested
  * pinrun traces, it asks that tracer to let go of it with a queued signal,
- * NESTED_SIGNAL, whose value is the task's id in the nested tracer's PID
- * namespace (NESTED_TRACER set when it is the attaching side), and waits
+ * NOTIFY_NESTED_SIGNAL, whose value is the task's id in the nested tracer's PID
+ * namespace (NOTIFY_NESTED_TRACER set when it is the attaching side), and waits
  * (bounded) until the task is let go before the call goes on. */
-#define NESTED_ERRNO  EALREADY
-#define NESTED_SIGNAL (SIGRTMIN + 3)
-#define NESTED_TRACER (1 << 30)
+#define NOTIFY_NESTED_ERRNO  EALREADY
+#define NOTIFY_NESTED_SIGNAL (SIGRTMIN + 3)
+#define NOTIFY_NESTED_TRACER (1 << 30)
 
 /* Whether pid runs the tracer's own program: a nested pinrun. */
 bool listener_is_self(const struct listener *l, pid_t pid);
@@ -94,7 +94,7 @@ void nested_forward(const struct listener *l, pid_t tid, bool attaching);
 
 /* In a tracer: take the outer pinrun's requests from now on. */
 void nested_listen(void);
-/* The next request taken (its value, NESTED_TRACER or'ed for the
+/* The next request taken (its value, NOTIFY_NESTED_TRACER or'ed for the
  * attaching side; from: who sent it): false when none is left. */
 bool nested_next(int *value, pid_t *from);
 

@@ -97,9 +97,11 @@ int launcher_parse(const char *text, struct launcher_spec *spec,
 		return fail(err, LAUNCHER_E_TOO_LARGE, "I", text);
 	if (!ok_n)
 		return fail(err, LAUNCHER_E_TOO_LARGE, "N", slash + 1);
-	spec->mode = !is_auto ? SHARE_GIVEN : slash ? SHARE_AUTO_N : SHARE_AUTO;
+	spec->mode = !is_auto ? LAUNCHER_SHARE_GIVEN
+		     : slash  ? LAUNCHER_SHARE_AUTO_N
+			      : LAUNCHER_SHARE_AUTO;
 	if (slash &&
-	    (!spec->count || (spec->mode == SHARE_GIVEN &&
+	    (!spec->count || (spec->mode == LAUNCHER_SHARE_GIVEN &&
 			      (!spec->index || spec->index > spec->count)))) {
 		err->number = spec->index;
 		err->number2 = spec->count;
@@ -220,7 +222,7 @@ static void shared_object(const struct topology *t, struct launcher_decision *d,
 	d->index = 0;
 	d->count = 1;
 	if (o == TOPO_NONE) {
-		d->binding = BINDING_OWN;
+		d->binding = LAUNCHER_BINDING_OWN;
 		return;
 	}
 	d->object = o;
@@ -233,12 +235,12 @@ static void shared_object(const struct topology *t, struct launcher_decision *d,
 	}
 	d->objects = objects;
 	if (!by_units) {
-		d->binding = BINDING_OBJECTS;
+		d->binding = LAUNCHER_BINDING_OBJECTS;
 		here = d->rank % objects == pos;
 		d->index = d->rank / objects;
 		d->count = below(d->ranks, pos, objects);
 	} else {
-		d->binding = BINDING_UNITS;
+		d->binding = LAUNCHER_BINDING_UNITS;
 		for (unsigned i = 0; i < t->npus; i++)
 			if (pus || t->pu_core[i] != last) {
 				units++;
@@ -262,7 +264,7 @@ static void shared_object(const struct topology *t, struct launcher_decision *d,
 		}
 	}
 	if (!here) {
-		d->binding = BINDING_MOVED;
+		d->binding = LAUNCHER_BINDING_MOVED;
 		d->index = 0;
 		d->count = 1;
 	}
@@ -289,12 +291,12 @@ static int openmpi(struct launcher_decision *d, char *const *envp,
 	if (mapping)
 		note(d, envp, "OMPI_MCA_rmaps_base_mapping_policy");
 	if (!bound || (binding && !strncasecmp(binding, "none", 4))) {
-		d->binding = BINDING_NONE;
+		d->binding = LAUNCHER_BINDING_NONE;
 		return 0;
 	}
 	/* --map-by X:PE=n binds each rank to n cores of its own. */
 	if (mapping && strcasestr(mapping, "PE=")) {
-		d->binding = BINDING_OWN;
+		d->binding = LAUNCHER_BINDING_OWN;
 		d->count = 1;
 		return 0;
 	}
@@ -319,7 +321,7 @@ static int hydra(struct launcher_decision *d, char *const *envp,
 	    env_flag(d, envp, "HYDRA_USER_PROVIDED_BINDING", &bound, err) < 0)
 		return -1;
 	if (!bound)
-		d->binding = BINDING_NONE;
+		d->binding = LAUNCHER_BINDING_NONE;
 	else
 		shared_object(t, d, false, false);
 	return 0;
@@ -482,7 +484,7 @@ static int bind_list(struct launcher_decision *d, const char *list, bool map,
 			below_rank += run_below(rank_at, at, e[i].times);
 			below_ranks += run_below(ranks_at, at, e[i].times);
 		}
-	d->binding = BINDING_LIST;
+	d->binding = LAUNCHER_BINDING_LIST;
 	d->entry = rank_at;
 	d->index = d->rank / length * round + below_rank;
 	d->count = d->ranks / length * round + below_ranks;
@@ -512,7 +514,7 @@ static int slurm_binding(struct launcher_decision *d, char *const *envp,
 
 	/* No type: no task plugin binds, as with none. */
 	if (!type || !*type) {
-		d->binding = BINDING_NONE;
+		d->binding = LAUNCHER_BINDING_NONE;
 		return 0;
 	}
 	for (k = 0; k < sizeof(entities) / sizeof(entities[0]); k++) {
@@ -525,11 +527,11 @@ static int slurm_binding(struct launcher_decision *d, char *const *envp,
 		}
 	}
 	if (!strcmp(rest, "none")) {
-		d->binding = BINDING_NONE;
+		d->binding = LAUNCHER_BINDING_NONE;
 		return 0;
 	}
 	if (!strcmp(rest, "rank")) {
-		d->binding = BINDING_RANK;
+		d->binding = LAUNCHER_BINDING_RANK;
 		d->count = 1;
 		return 0;
 	}
@@ -613,7 +615,7 @@ static int parallel(struct launcher_decision *d, char *const *envp,
 	unsigned long slot;
 
 	d->kind = LAUNCHER_PARALLEL;
-	d->binding = BINDING_NONE;
+	d->binding = LAUNCHER_BINDING_NONE;
 	if (!env_get(envp, "PARALLEL_JOBSLOT"))
 		return fail(err, LAUNCHER_E_NO_SLOT, "PARALLEL_JOBSLOT", NULL);
 	if (env_number(d, envp, "PARALLEL_JOBSLOT", true, &slot, err) < 0)
@@ -636,12 +638,12 @@ int launcher_decide(const struct launcher_spec *spec, char *const *envp,
 	d->mask = t->usable;
 	if (mask)
 		cpulist_and(&d->mask, mask, &t->usable);
-	if (spec->mode == SHARE_GIVEN) {
+	if (spec->mode == LAUNCHER_SHARE_GIVEN) {
 		d->kind = LAUNCHER_GIVEN;
 		d->rank = spec->index - 1;
 		d->ranks = spec->count;
 		r = 0;
-	} else if (spec->mode == SHARE_AUTO_N) {
+	} else if (spec->mode == LAUNCHER_SHARE_AUTO_N) {
 		r = parallel(d, envp, spec->count, err);
 	} else if (env_get(envp, "OMPI_COMM_WORLD_LOCAL_RANK")) {
 		/* MPI first: mpirun under srun sees both. */
@@ -657,7 +659,7 @@ int launcher_decide(const struct launcher_spec *spec, char *const *envp,
 		/* A batch script or an salloc shell: the one process of
 		 * the allocation (SLURM_LOCALID=0 is no step's rank). */
 		d->kind = LAUNCHER_SLURM_JOB;
-		d->binding = BINDING_ALONE;
+		d->binding = LAUNCHER_BINDING_ALONE;
 		d->ranks = 1;
 		d->count = 1;
 		note(d, envp, job);
@@ -668,7 +670,7 @@ int launcher_decide(const struct launcher_spec *spec, char *const *envp,
 	}
 	if (r < 0)
 		return -1;
-	if (d->binding == BINDING_NONE) {
+	if (d->binding == LAUNCHER_BINDING_NONE) {
 		d->index = d->rank;
 		d->count = d->ranks;
 	}

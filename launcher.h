@@ -58,15 +58,16 @@ const char *launcher_strerror(enum launcher_err code);
 const char *launcher_why_strerror(enum launcher_why why);
 
 enum launcher_mode {
-	SHARE_GIVEN,  /* I/N */
-	SHARE_AUTO,   /* auto: the launcher says */
-	SHARE_AUTO_N, /* auto/N: GNU parallel's job slot */
+	LAUNCHER_SHARE_GIVEN,  /* I/N */
+	LAUNCHER_SHARE_AUTO,   /* auto: the launcher says */
+	LAUNCHER_SHARE_AUTO_N, /* auto/N: GNU parallel's job slot */
 };
 
 struct launcher_spec {
 	enum launcher_mode mode;
-	unsigned long index; /* I, from 1 (SHARE_GIVEN) */
-	unsigned long count; /* N (SHARE_GIVEN, SHARE_AUTO_N) */
+	unsigned long index; /* I, from 1 (LAUNCHER_SHARE_GIVEN) */
+	unsigned long
+	    count; /* N (LAUNCHER_SHARE_GIVEN, LAUNCHER_SHARE_AUTO_N) */
 };
 
 /* Read a --share value. Returns 0, or -1 with LAUNCHER_E_SYNTAX or
@@ -85,16 +86,17 @@ enum launcher_kind {
 
 /* Who shares this process's mask, as the launcher bound its ranks. */
 enum launcher_binding {
-	BINDING_NONE,	 /* not bound: every local rank has the mask */
-	BINDING_ALONE,	 /* the only process: a batch script, salloc */
-	BINDING_LIST,	 /* Slurm's list of task masks: equal entries */
-	BINDING_RANK,	 /* Slurm's --cpu-bind=rank: a CPU each */
-	BINDING_OBJECTS, /* ranks round-robin over the objects like mask */
-	BINDING_UNITS,	 /* ranks on the cores (PUs) in order, bound to
-			  * the object that holds theirs */
-	BINDING_OWN,	 /* a set of CPUs no object has: this rank's */
-	BINDING_MOVED,	 /* an object, but not the one the launcher maps
-			  * this rank to: moved after launch, its own */
+	LAUNCHER_BINDING_NONE,	/* not bound: every local rank has the mask */
+	LAUNCHER_BINDING_ALONE, /* the only process: a batch script, salloc */
+	LAUNCHER_BINDING_LIST,	/* Slurm's list of task masks: equal entries */
+	LAUNCHER_BINDING_RANK,	/* Slurm's --cpu-bind=rank: a CPU each */
+	LAUNCHER_BINDING_OBJECTS, /* ranks round-robin over the objects like
+				     mask */
+	LAUNCHER_BINDING_UNITS,	  /* ranks on the cores (PUs) in order, bound to
+				   * the object that holds theirs */
+	LAUNCHER_BINDING_OWN,	  /* a set of CPUs no object has: this rank's */
+	LAUNCHER_BINDING_MOVED, /* an object, but not the one the launcher maps
+				 * this rank to: moved after launch, its own */
 };
 
 /* A variable --share auto read, for --explain. */

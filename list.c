@@ -158,7 +158,7 @@ append_text(char **s, const char *fmt, ...)
  * the fast kind, 0 the slow), from policy.c's table: "fast", "slow". */
 static const char *two_kinds_name(int k)
 {
-	return policy_core_kind(k ? CORE_KIND_FAST : CORE_KIND_SLOW)->name;
+	return policy_core_kind(k ? POLICY_CORE_FAST : POLICY_CORE_SLOW)->name;
 }
 
 /* The kind of unit's cores after two blanks: on a machine of two kinds,

@@ -370,7 +370,7 @@ static unsigned given_flags(const struct options *o)
 	       (o->topology ? F_TOPOLOGY : 0) | (o->follow ? F_FOLLOW : 0) |
 	       (o->threads ? F_THREADS : 0) | (o->wait_all ? F_WAIT_ALL : 0) |
 	       (o->report ? F_REPORT : 0) | (o->share ? F_SHARE : 0) |
-	       (o->kind != CORE_KIND_ANY ? F_KIND : 0) |
+	       (o->kind != POLICY_CORE_ANY ? F_KIND : 0) |
 	       (o->command ? F_COMMAND : 0) | (o->near ? F_NEAR : 0) |
 	       (o->list ? F_LIST : 0) | (o->physical ? F_PHYSICAL : 0) |
 	       (o->quiet ? F_QUIET : 0) | (o->emit ? F_EMIT : 0) |
@@ -653,22 +653,22 @@ static void parse_emit(struct options *o, const char *arg)
 
 static void parse_kind(struct options *o, const char *arg, bool *seen)
 {
-	const char *names[CORE_KIND_COUNT];
+	const char *names[POLICY_CORE_COUNT];
 
 	if (*seen)
 		msg_usage("--kind given twice");
 	*seen = true;
-	for (int k = 0; k < CORE_KIND_COUNT; k++) {
+	for (int k = 0; k < POLICY_CORE_COUNT; k++) {
 		if (!strcmp(arg, policy_core_kind(k)->name)) {
 			o->kind = k;
 			return;
 		}
 		/* any, the default, is named last */
-		names[k ? k - 1 : CORE_KIND_COUNT - 1] =
+		names[k ? k - 1 : POLICY_CORE_COUNT - 1] =
 		    policy_core_kind(k)->name;
 	}
 	msg_usage("invalid --kind value '%s': expected %s", msg_input(arg),
-		  or_list(names, CORE_KIND_COUNT, ""));
+		  or_list(names, POLICY_CORE_COUNT, ""));
 }
 
 static pid_t parse_pid(const char *arg, const char *what)

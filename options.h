@@ -24,7 +24,7 @@ struct options {
 	const char *spec;     /* --cpus SPEC, or --hot=SPEC */
 	bool all;
 	bool physical; /* --physical: location indexes are OS indexes */
-	enum core_kind kind;
+	enum policy_core kind;
 	const char *share;		 /* --share as given, or NULL */
 	struct launcher_spec share_spec; /* --share read */
 	bool mem_given;

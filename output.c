@@ -178,16 +178,16 @@ static void explain_launcher(const struct context *ctx)
 		msg_note("share: planning for another machine: the task's "
 			 "mask is its entry of SLURM_CPU_BIND_LIST");
 	switch (d->binding) {
-	case BINDING_NONE:
+	case LAUNCHER_BINDING_NONE:
 		msg_note("share: %s did not bind the ranks: the %lu of them "
 			 "split CPUs %s",
 			 who, d->count, msg_cpus(&d->mask));
 		break;
-	case BINDING_ALONE:
+	case LAUNCHER_BINDING_ALONE:
 		msg_note("share: alone on the allocation: all of CPUs %s",
 			 msg_cpus(&d->mask));
 		break;
-	case BINDING_LIST:
+	case LAUNCHER_BINDING_LIST:
 		msg_note("share: Slurm bound this task to CPUs %s (entry %lu "
 			 "of SLURM_CPU_BIND_LIST): %s",
 			 msg_cpus(&d->mask), d->entry + 1,
@@ -196,29 +196,29 @@ static void explain_launcher(const struct context *ctx)
 				       : "the step's tasks here that have it "
 					 "split it");
 		break;
-	case BINDING_RANK:
+	case LAUNCHER_BINDING_RANK:
 		msg_note("share: Slurm bound each task to a CPU of its own "
 			 "(--cpu-bind=rank): pinrun plans inside CPUs %s",
 			 msg_cpus(&d->mask));
 		break;
-	case BINDING_OBJECTS:
+	case LAUNCHER_BINDING_OBJECTS:
 		msg_note("share: %s bound this rank to %s, CPUs %s; its ranks "
 			 "go round-robin over the %lu %s%s of the node: %s",
 			 who, object, msg_cpus(&d->mask), d->objects,
 			 tree_type_name(t->objs[d->object].type),
 			 plural((unsigned)d->objects), shared);
 		break;
-	case BINDING_UNITS:
+	case LAUNCHER_BINDING_UNITS:
 		msg_note("share: %s bound this rank to %s, CPUs %s; its ranks "
 			 "fill the cores in order (its mapping policy): %s",
 			 who, object, msg_cpus(&d->mask), shared);
 		break;
-	case BINDING_OWN:
+	case LAUNCHER_BINDING_OWN:
 		msg_note("share: %s bound this rank to CPUs %s, a set of its "
 			 "own: pinrun plans inside it, whole",
 			 who, msg_cpus(&d->mask));
 		break;
-	case BINDING_MOVED:
+	case LAUNCHER_BINDING_MOVED:
 		msg_note("share: CPUs %s are %s, where %s does not map this "
 			 "rank: it was moved after launch, and plans inside "
 			 "them, whole",
@@ -333,10 +333,10 @@ static void explain_exclusions(const struct context *ctx,
 		    !cpulist_empty(&ctx->excluded[i]))
 			msg_note("excluded %s: %s", msg_cpus(&ctx->excluded[i]),
 				 context_exclusion(i)->explain);
-	if (o->kind != CORE_KIND_ANY && t->nkinds <= 1)
+	if (o->kind != POLICY_CORE_ANY && t->nkinds <= 1)
 		msg_note("kind: this topology has one kind of core: --kind "
 			 "changes nothing");
-	if (o->kind != CORE_KIND_ANY && t->nkinds > 1)
+	if (o->kind != POLICY_CORE_ANY && t->nkinds > 1)
 		msg_note("excluded %s: not of the %s kind (--kind=%s)",
 			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_KIND]),
 			 policy_core_kind(o->kind)->words,
@@ -457,7 +457,7 @@ void output_explain(const struct context *ctx, const struct options *o,
 	if (t->nkinds > 1) {
 		struct cpuset fast, slow;
 
-		policy_kind_cpus(t, CORE_KIND_FAST, &fast);
+		policy_kind_cpus(t, POLICY_CORE_FAST, &fast);
 		cpulist_and(&fast, &fast, &plan->cpus);
 		cpulist_andnot(&slow, &plan->cpus, &fast);
 		if (!cpulist_empty(&fast) && !cpulist_empty(&slow))

@@ -575,25 +575,25 @@ int policy_share(const struct topology *t, const struct cpuset *allowed,
 	return 0;
 }
 
-static const struct core_kind_desc core_kinds[CORE_KIND_COUNT] = {
-	[CORE_KIND_ANY] = { "any", NULL },
-	[CORE_KIND_FAST] = { "fast", "fastest" },
-	[CORE_KIND_SLOW] = { "slow", "slowest" },
+static const struct core_kind_desc core_kinds[POLICY_CORE_COUNT] = {
+	[POLICY_CORE_ANY] = { "any", NULL },
+	[POLICY_CORE_FAST] = { "fast", "fastest" },
+	[POLICY_CORE_SLOW] = { "slow", "slowest" },
 };
 
-const struct core_kind_desc *policy_core_kind(enum core_kind kind)
+const struct core_kind_desc *policy_core_kind(enum policy_core kind)
 {
 	return &core_kinds[kind];
 }
 
-void policy_kind_cpus(const struct topology *t, enum core_kind kind,
+void policy_kind_cpus(const struct topology *t, enum policy_core kind,
 		      struct cpuset *set)
 {
-	int want = kind == CORE_KIND_FAST ? t->nkinds - 1 : 0;
+	int want = kind == POLICY_CORE_FAST ? t->nkinds - 1 : 0;
 
 	cpulist_zero(set);
 	for (unsigned i = 0; i < t->npus; i++)
-		if (t->nkinds <= 1 || kind == CORE_KIND_ANY ||
+		if (t->nkinds <= 1 || kind == POLICY_CORE_ANY ||
 		    t->objs[t->pus[i]].kind == want)
 			cpulist_add(set, tree_pu_os(t, i));
 }

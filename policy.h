@@ -157,11 +157,11 @@ int policy_share(const struct topology *t, const struct cpuset *allowed,
 		 struct policy_error *err);
 
 /* --kind: which cores of a hybrid CPU. */
-enum core_kind {
-	CORE_KIND_ANY,	/* every core (the default) */
-	CORE_KIND_FAST, /* the fastest kind */
-	CORE_KIND_SLOW, /* the slowest kind */
-	CORE_KIND_COUNT /* how many there are */
+enum policy_core {
+	POLICY_CORE_ANY,  /* every core (the default) */
+	POLICY_CORE_FAST, /* the fastest kind */
+	POLICY_CORE_SLOW, /* the slowest kind */
+	POLICY_CORE_COUNT /* how many there are */
 };
 
 /* How a core kind is named, in policy.c's one table. */
@@ -171,11 +171,11 @@ struct core_kind_desc {
 			    * (any) */
 };
 
-const struct core_kind_desc *policy_core_kind(enum core_kind kind);
+const struct core_kind_desc *policy_core_kind(enum policy_core kind);
 
-/* The PUs of a core kind; every PU for CORE_KIND_ANY or when the machine
+/* The PUs of a core kind; every PU for POLICY_CORE_ANY or when the machine
  * has one kind. */
-void policy_kind_cpus(const struct topology *t, enum core_kind kind,
+void policy_kind_cpus(const struct topology *t, enum policy_core kind,
 		      struct cpuset *set);
 
 /* "hot", "same-chip", ...: policy_desc(kind)->name. */

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The code's shape, checked: the pure modules (Makefile's PURE_OBJS, one
 # archive) reach no system call, and the check itself can fail; the
-# includes keep the layers docs/design.md names; no two tests of the
-# suites have one name.
+# includes keep the layers docs/design.md names; every constant of a
+# header has its module's prefix; no two tests of the suites have one
+# name.
 
 load lib/test_helper
 
@@ -126,4 +127,40 @@ shared_names() {
 	printf '@test "b \\"q\\"" { :; }\n' >"$BATS_TEST_TMPDIR/two.bats"
 	run shared_names "$BATS_TEST_TMPDIR/one.bats" "$BATS_TEST_TMPDIR/two.bats"
 	assert_output 'b \"q\" (one.bats, two.bats)'
+}
+
+# The constants (enum members, macros) of the headers given that do not
+# start with their module's prefix, "header: NAME" a line. The prefix is
+# the header's name in capitals, but for the modules that share one.
+unprefixed_constants() {
+	local h m c
+	for h in "$@"; do
+		m=$(basename "$h" .h | tr '[:lower:]' '[:upper:]')
+		case $m in
+		TOPOTREE | TOPOLOGY) m=TOPO ;;
+		MEMPOLICY) m=HOST ;; # host.c's leaf header
+		EXITCODE) m=PINRUN ;;
+		FOLLOW_NOTIFY) m=NOTIFY ;;
+		FOLLOW_TRACE) m=FOLLOW ;;
+		MESSAGE) m=MSG ;;
+		esac
+		{
+			awk '/^enum [a-z_]* *\{/ { on = 1; next } on && /^\};/ { on = 0 } on' "$h" |
+				grep -oE '^[[:space:]]+[A-Z][A-Z0-9_]+' | sed 's/^[[:space:]]*//'
+			grep -oE '^#define [A-Z][A-Z0-9_]+' "$h" | awk '{ print $2 }' | grep -v '^PINRUN_[A-Z_]*_H$'
+		} | while read -r c; do
+			case $c in "${m}"_*) ;; *) echo "${h##*/}: $c" ;; esac
+		done
+	done
+}
+
+@test "shape 7: every constant a header exports has its module's prefix" {
+	run unprefixed_constants "$REPO"/*.h
+	assert_success
+	assert_output ""
+	[ "$(grep -c '^[[:space:]]*POLICY_' "$REPO/policy.h")" -gt 20 ] || fail "policy.h's constants not read"
+	# It can fail: a constant of another module's name.
+	printf '#define CPULIST_MAX 9\nenum x {\n\tCPULIST_OK,\n\tKIND_FAST,\n};\n' >"$BATS_TEST_TMPDIR/cpulist.h"
+	run unprefixed_constants "$BATS_TEST_TMPDIR/cpulist.h"
+	assert_output "cpulist.h: KIND_FAST"
 }

@@ -56,10 +56,11 @@ TEST(parse_forms)
 	struct launcher_error e;
 
 	EXPECT(launcher_parse("3/8", &s, &e) == 0);
-	EXPECT(s.mode == SHARE_GIVEN && s.index == 3 && s.count == 8);
-	EXPECT(launcher_parse("auto", &s, &e) == 0 && s.mode == SHARE_AUTO);
+	EXPECT(s.mode == LAUNCHER_SHARE_GIVEN && s.index == 3 && s.count == 8);
+	EXPECT(launcher_parse("auto", &s, &e) == 0 &&
+	       s.mode == LAUNCHER_SHARE_AUTO);
 	EXPECT(launcher_parse("auto/4", &s, &e) == 0);
-	EXPECT(s.mode == SHARE_AUTO_N && s.count == 4);
+	EXPECT(s.mode == LAUNCHER_SHARE_AUTO_N && s.count == 4);
 	EXPECT(launcher_parse("4294967295/4294967295", &s, &e) == 0);
 	EXPECT(s.index == 4294967295UL);
 }
@@ -113,7 +114,8 @@ TEST(slurm_default_binding_is_each_tasks_own)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", env, "1", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.kind == LAUNCHER_SLURM_STEP && d.binding == BINDING_LIST);
+	EXPECT(d.kind == LAUNCHER_SLURM_STEP &&
+	       d.binding == LAUNCHER_BINDING_LIST);
 	EXPECT(d.rank == 1 && d.ranks == 2 && d.entry == 1);
 	EXPECT_SHARE(&d, 0, 1);
 	EXPECT_SET(&d.mask, "1");
@@ -211,10 +213,10 @@ TEST(slurm_unbound_tasks_split)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", none, "0-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_NONE);
+	EXPECT(d.binding == LAUNCHER_BINDING_NONE);
 	EXPECT_SHARE(&d, 3, 4);
 	EXPECT(decide("auto", plain, "0-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_NONE);
+	EXPECT(d.binding == LAUNCHER_BINDING_NONE);
 	EXPECT_SHARE(&d, 3, 4);
 }
 
@@ -256,7 +258,8 @@ TEST(slurm_job_is_alone)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", batch, "0-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.kind == LAUNCHER_SLURM_JOB && d.binding == BINDING_ALONE);
+	EXPECT(d.kind == LAUNCHER_SLURM_JOB &&
+	       d.binding == LAUNCHER_BINDING_ALONE);
 	EXPECT_SHARE(&d, 0, 1);
 	EXPECT(decide("auto", salloc, "0-15", &d, &e) == LAUNCHER_OK);
 	EXPECT(d.kind == LAUNCHER_SLURM_JOB);
@@ -281,14 +284,14 @@ TEST(slurm_rank_and_ldom_types)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", rank, "1", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_RANK);
+	EXPECT(d.binding == LAUNCHER_BINDING_RANK);
 	EXPECT_SHARE(&d, 0, 1);
 	/* Round-robin over the two packages: 1 and 3 on package 1. */
 	EXPECT(decide("auto", ldom, "4-7,12-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_OBJECTS && d.objects == 2);
+	EXPECT(d.binding == LAUNCHER_BINDING_OBJECTS && d.objects == 2);
 	EXPECT_SHARE(&d, 1, 2);
 	EXPECT(decide("auto", map, "0-3,8-11", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_LIST);
+	EXPECT(d.binding == LAUNCHER_BINDING_LIST);
 	EXPECT_SHARE(&d, 1, 2);
 }
 
@@ -485,7 +488,8 @@ TEST(openmpi_core_binding_is_each_ranks_own)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", env, "1,9", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.kind == LAUNCHER_OPENMPI && d.binding == BINDING_OBJECTS);
+	EXPECT(d.kind == LAUNCHER_OPENMPI &&
+	       d.binding == LAUNCHER_BINDING_OBJECTS);
 	EXPECT(d.objects == 8);
 	EXPECT_SHARE(&d, 0, 1);
 	/* 12 ranks on 8 cores: 2 and 10 share core 2. */
@@ -510,7 +514,7 @@ TEST(openmpi_socket_binding_is_shared)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", env, "4-7,12-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_OBJECTS && d.objects == 2);
+	EXPECT(d.binding == LAUNCHER_BINDING_OBJECTS && d.objects == 2);
 	EXPECT_SHARE(&d, 1, 2);
 	/* Five ranks: 0, 2 and 4 on package 0. */
 	EXPECT(decide("auto", odd, "0-3,8-11", &d, &e) == LAUNCHER_OK);
@@ -518,7 +522,7 @@ TEST(openmpi_socket_binding_is_shared)
 	/* Rank 0 is mapped to package 0: found on package 1, it was moved
 	 * (taskset in the command line) and keeps its mask. */
 	EXPECT(decide("auto", moved, "4-7,12-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_MOVED);
+	EXPECT(d.binding == LAUNCHER_BINDING_MOVED);
 	EXPECT_SHARE(&d, 0, 1);
 }
 
@@ -546,20 +550,20 @@ TEST(openmpi_map_by_core_fills_cores)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", env, "0-3,8-11", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_UNITS);
+	EXPECT(d.binding == LAUNCHER_BINDING_UNITS);
 	EXPECT_SHARE(&d, 2, 4);
 	/* Rank 2 is mapped to core 2, in package 0: on package 1 it was
 	 * moved. */
 	EXPECT(decide("auto", env, "4-7,12-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_MOVED);
+	EXPECT(d.binding == LAUNCHER_BINDING_MOVED);
 	EXPECT_SHARE(&d, 0, 1);
 	/* By PU, in topology order: ranks 0-7 on package 0's eight PUs,
 	 * 8-11 on package 1, where 9 is the second. */
 	EXPECT(decide("auto", threads, "4-7,12-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_UNITS);
+	EXPECT(d.binding == LAUNCHER_BINDING_UNITS);
 	EXPECT_SHARE(&d, 1, 4);
 	EXPECT(decide("auto", pe, "4-7,12-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_OWN);
+	EXPECT(d.binding == LAUNCHER_BINDING_OWN);
 	EXPECT_SHARE(&d, 0, 1);
 }
 
@@ -581,10 +585,11 @@ TEST(openmpi_unbound)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", none, "0-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_NONE);
+	EXPECT(d.binding == LAUNCHER_BINDING_NONE);
 	EXPECT_SHARE(&d, 2, 3);
 	EXPECT(decide("auto", srun, "0-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.kind == LAUNCHER_OPENMPI && d.binding == BINDING_NONE);
+	EXPECT(d.kind == LAUNCHER_OPENMPI &&
+	       d.binding == LAUNCHER_BINDING_NONE);
 	EXPECT_SHARE(&d, 1, 2);
 }
 
@@ -608,14 +613,14 @@ TEST(hydra)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", plain, "0-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.kind == LAUNCHER_HYDRA && d.binding == BINDING_NONE);
+	EXPECT(d.kind == LAUNCHER_HYDRA && d.binding == LAUNCHER_BINDING_NONE);
 	EXPECT_SHARE(&d, 1, 2);
 	EXPECT(decide("auto", socket, "0-3,8-11", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_OBJECTS);
+	EXPECT(d.binding == LAUNCHER_BINDING_OBJECTS);
 	EXPECT_SHARE(&d, 1, 2);
 	/* -bind-to core:2 (two cores, no object of their own). */
 	EXPECT(decide("auto", socket, "0,2,8,10", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.binding == BINDING_OWN);
+	EXPECT(d.binding == LAUNCHER_BINDING_OWN);
 	EXPECT(decide("auto", slurm, "0-1", &d, &e) == LAUNCHER_OK);
 	EXPECT(d.kind == LAUNCHER_HYDRA);
 	EXPECT_SHARE(&d, 1, 2);
@@ -659,11 +664,12 @@ TEST(mpi_in_a_step_of_one_task_a_node)
 	struct launcher_error e;
 
 	EXPECT(decide("auto", openmpi, "0-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.kind == LAUNCHER_OPENMPI && d.binding == BINDING_NONE);
+	EXPECT(d.kind == LAUNCHER_OPENMPI &&
+	       d.binding == LAUNCHER_BINDING_NONE);
 	EXPECT(d.rank == 1 && d.ranks == 2);
 	EXPECT_SHARE(&d, 1, 2);
 	EXPECT(decide("auto", hydra, "0-15", &d, &e) == LAUNCHER_OK);
-	EXPECT(d.kind == LAUNCHER_HYDRA && d.binding == BINDING_NONE);
+	EXPECT(d.kind == LAUNCHER_HYDRA && d.binding == LAUNCHER_BINDING_NONE);
 	EXPECT(d.rank == 1 && d.ranks == 2);
 	EXPECT_SHARE(&d, 1, 2);
 }
