@@ -110,7 +110,7 @@ static inline void fuzz_check_cover(const struct topology *t,
 	cpulist_zero(&back);
 	for (word = strtok_r(text, " ", &save); word;
 	     word = strtok_r(NULL, " ", &save)) {
-		if (location_parse(t, word, &one, &le) < 0) {
+		if (location_eval(t, word, NULL, &one, &le) < 0) {
 			if (!strict)
 				continue;
 			dprintf(fuzz_report_fd,
@@ -178,9 +178,6 @@ static inline void fuzz_check_plan(const struct topology *t,
  * is not this machine (no current CPU, no load sample). */
 static inline void fuzz_check_policies(const struct topology *t, bool strict)
 {
-	static const enum policy_kind domains[] = { POLICY_SAME_CHIP,
-						    POLICY_SAME_NUMA,
-						    POLICY_SAME_CACHE };
 	struct policy_request req;
 	struct cpuset part, parts;
 	struct policy_error err;
@@ -196,8 +193,12 @@ static inline void fuzz_check_policies(const struct topology *t, bool strict)
 		cpulist_add(&req.cpus, (unsigned)cpulist_last(&t->usable));
 		fuzz_check_plan(t, &req, strict);
 	}
-	for (size_t i = 0; i < sizeof(domains) / sizeof(domains[0]); i++) {
-		req.kind = domains[i];
+	/* Every domain policy, from policy.c's table. */
+	for (int k = POLICY_HOT; k < POLICY_NKINDS; k++) {
+		if (policy_desc((enum policy_kind)k)->value !=
+		    POLICY_VALUE_DOMAIN)
+			continue;
+		req.kind = (enum policy_kind)k;
 		req.which = POLICY_WHICH_CURRENT;
 		req.smt = POLICY_SMT_DEFAULT;
 		fuzz_check_plan(t, &req, strict);
