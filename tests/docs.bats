@@ -195,7 +195,7 @@ design_names() {
 		case $kind in
 		path) [ -e "$REPO/$w" ] || missing+=("$w") ;;
 		# follow.c's states are written without their TS_ prefix.
-		name | const) (cd "$REPO" && grep -qwE -e "(TS_)?$w" *.c *.h Makefile \
+		name | const) (cd "$REPO" && grep -qwE -e "(TS_)?$w" -- *.c *.h Makefile fuzz/*.[ch] completion/* \
 			tests/lib/*.bash scripts/*) || missing+=("$w") ;;
 		esac
 	done < <(design_names "$REPO/docs/design.md")
