@@ -132,13 +132,16 @@ int host_node_free(unsigned node, unsigned long long *bytes)
 	if (!(f = fopen(path, "re")))
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
+		/* "Node 0 MemFree:        123456 kB" */
 		const char *p = strstr(line, " MemFree:");
 		size_t len;
 
-		/* "Node 0 MemFree:        123456 kB" */
-		if (p && (p += strlen(" MemFree:"), p += strspn(p, " \t"),
-			  num_decimal_ull(p, NUM_TO_NUL, 0, ULLONG_MAX, &kb,
-					  &len) == NUM_OK)) {
+		if (!p)
+			continue;
+		p += strlen(" MemFree:");
+		p += strspn(p, " \t");
+		if (num_decimal_ull(p, NUM_TO_NUL, 0, ULLONG_MAX, &kb, &len) ==
+		    NUM_OK) {
 			*bytes = kb * 1024;
 			r = 0;
 			break;
