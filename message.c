@@ -20,10 +20,29 @@
 #include "message.h"
 #include "pinrun.h"
 
+/* The line "pinrun: MESSAGE\n" in one write, so that what another
+ * process writes to the same stderr (the command, under --follow's
+ * helper) cannot land inside it; a line too long for the buffer goes in
+ * three. */
 static void __attribute__((format(printf, 1, 0)))
 vmessage(const char *fmt, va_list ap)
 {
-	fputs("pinrun: ", stderr);
+	static const char prefix[] = "pinrun: ";
+	char line[20480];
+	size_t p = sizeof(prefix) - 1, room = sizeof(line) - p - 1;
+	va_list copy;
+	int n;
+
+	memcpy(line, prefix, p);
+	va_copy(copy, ap);
+	n = vsnprintf(line + p, room, fmt, copy);
+	va_end(copy);
+	if (n >= 0 && (size_t)n < room) {
+		line[p + (size_t)n] = '\n';
+		fwrite(line, 1, p + (size_t)n + 1, stderr);
+		return;
+	}
+	fputs(prefix, stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
