@@ -356,6 +356,16 @@ const char *context_mem_arg(const struct options *o)
 	return text;
 }
 
+/* Nodes the kernel has but this process may not use (a cpuset's mems). */
+static void __attribute__((noreturn))
+die_mems_outside(const char *arg, const struct cpuset *outside,
+		 const struct cpuset *allowed)
+{
+	msg_die("--mem=%s: NUMA node %s is not one this process may use "
+		"(Mems_allowed_list %s)",
+		arg, msg_cpus(outside), msg_cpus(allowed));
+}
+
 /* --mem's nodes: those given, else the device's (--near), else the
  * placement's own. On this machine they must be nodes pinrun may use. */
 static void plan_memory(struct context *ctx, const struct options *o,
@@ -373,8 +383,22 @@ static void plan_memory(struct context *ctx, const struct options *o,
 	}
 	if (o->mem_nodes) {
 		ctx->mem_from = CONTEXT_MEM_FROM_GIVEN;
-		if (memory_parse(t, o->mem_nodes, nodes, &e) < 0)
+		if (memory_parse(t, o->mem_nodes, nodes, &e) < 0) {
+			/* hwloc leaves out the nodes the cpuset's mems do
+			 * not allow: the kernel still has them. */
+			unsigned long long bytes;
+
+			if (e.code == MEMORY_E_NO_NODE && t->this_system &&
+			    e.value < CPULIST_MAX &&
+			    host_node_free((unsigned)e.value, &bytes) == 0 &&
+			    host_mems_allowed(getpid(), &allowed) == 0 &&
+			    !cpulist_has(&allowed, (unsigned)e.value)) {
+				cpulist_zero(&outside);
+				cpulist_add(&outside, (unsigned)e.value);
+				die_mems_outside(arg, &outside, &allowed);
+			}
 			msg_die("%s", errors_memory(arg, t, &e));
+		}
 	} else {
 		ctx->mem_from = ctx->near >= 0 ? CONTEXT_MEM_FROM_DEVICE
 					       : CONTEXT_MEM_FROM_PLACEMENT;
@@ -385,9 +409,7 @@ static void plan_memory(struct context *ctx, const struct options *o,
 		cpulist_andnot(&outside, nodes, &allowed);
 		if (ctx->mem_from == CONTEXT_MEM_FROM_GIVEN &&
 		    !cpulist_empty(&outside))
-			msg_die("--mem=%s: NUMA node %s is not one this "
-				"process may use (Mems_allowed_list %s)",
-				arg, msg_cpus(&outside), msg_cpus(&allowed));
+			die_mems_outside(arg, &outside, &allowed);
 		cpulist_and(nodes, nodes, &allowed);
 	}
 	if (cpulist_empty(nodes) && ctx->mem_from == CONTEXT_MEM_FROM_DEVICE)

@@ -833,9 +833,12 @@ int host_cpu_quota(unsigned long long *quota, unsigned long long *period,
 
 		if (!ctl || !(path = strchr(ctl + 1, ':')))
 			continue;
+		/* "ID:CONTROLLERS:PATH": each field ends where its colon
+		 * was, so that ID and CONTROLLERS compare alone ("0::/x"
+		 * is v2's). */
+		*ctl++ = '\0';
 		*path++ = '\0';
 		path[strcspn(path, "\n")] = '\0';
-		ctl++;
 		v2 = !strcmp(line, "0") && !*ctl;
 		for (char *c = strtok(ctl, ","); c && !v2;
 		     c = strtok(NULL, ","))
