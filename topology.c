@@ -169,25 +169,71 @@ static enum topo_type map_type(hwloc_obj_t o)
 	}
 }
 
-/* Copy the CPU tree depth-first; remember each object's index in userdata
- * so NUMA nodes can find where they are attached. */
-static enum topo_err flatten(struct topology *t, hwloc_obj_t o, int parent)
+/* The shallowest depth of a core, or -1 for none. */
+static int core_depth(hwloc_obj_t o)
 {
+	int best = o->type == HWLOC_OBJ_CORE ? o->depth : -1;
+
+	for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) {
+		int d = core_depth(c);
+
+		if (d >= 0 && (best < 0 || d < best))
+			best = d;
+	}
+	return best;
+}
+
+/* A core hwloc hung below caches that are a core's own elsewhere: where a
+ * core has one PU left (its SMT sibling offline) and each PU has its own
+ * L1, the core's CPUs are its L1's, and hwloc may put the core under it
+ * (at a second depth: hwloc's tools then refuse "core:1", "multiple
+ * levels"). From o, such a cache below the cores' depth, down its only
+ * children to that core, or NULL. */
+static hwloc_obj_t core_below(hwloc_obj_t o, int cores_at)
+{
+	hwloc_obj_t c = o;
+
+	if (cores_at < 0 || (int)o->depth <= cores_at ||
+	    !tree_type_is_cache(map_type(o)))
+		return NULL;
+	while (c->arity == 1 && tree_type_is_cache(map_type(c)))
+		c = c->first_child;
+	return c->type == HWLOC_OBJ_CORE ? c : NULL;
+}
+
+/* Copy the CPU tree depth-first; remember each object's index in userdata
+ * so NUMA nodes can find where they are attached. Every core comes at one
+ * depth (cores_at): one hwloc hung below its own caches is lifted above
+ * them, as the other cores are. */
+static enum topo_err flatten(struct topology *t, hwloc_obj_t o, int parent,
+			     int cores_at)
+{
+	hwloc_obj_t lift = core_below(o, cores_at);
 	int i;
 
 	if (o->type == HWLOC_OBJ_PU && o->os_index >= CPULIST_MAX)
 		return TOPO_E_TOO_LARGE;
-	i = tree_add(t, map_type(o), parent, o->depth, o->os_index);
-
-	if (i < 0)
-		return TOPO_E_NOMEM;
-	/* A cache's size, as lstopo shows it (0 when the source has none;
-	 * an instruction cache, kept as a group, keeps none). */
-	if (tree_type_is_cache(t->objs[i].type))
-		t->objs[i].cache_bytes = o->attr->cache.size;
-	o->userdata = (void *)(long)(i + 1);
+	if (lift) {
+		i = tree_add(t, TOPO_CORE, parent, cores_at, lift->os_index);
+		if (i < 0)
+			return TOPO_E_NOMEM;
+		lift->userdata = (void *)(long)(i + 1);
+		parent = i;
+	}
+	if (o->type == HWLOC_OBJ_CORE && o->userdata) {
+		i = parent; /* lifted above its caches already */
+	} else {
+		i = tree_add(t, map_type(o), parent, o->depth, o->os_index);
+		if (i < 0)
+			return TOPO_E_NOMEM;
+		/* A cache's size, as lstopo shows it (0 when the source has
+		 * none; an instruction cache, kept as a group, keeps none). */
+		if (tree_type_is_cache(t->objs[i].type))
+			t->objs[i].cache_bytes = o->attr->cache.size;
+		o->userdata = (void *)(long)(i + 1);
+	}
 	for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) {
-		enum topo_err e = flatten(t, c, i);
+		enum topo_err e = flatten(t, c, i, cores_at);
 
 		if (e != TOPO_OK)
 			return e;
@@ -609,6 +655,7 @@ int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
 	size_t nenv = kind == TOPO_SRC_FSROOT ? 5 : 2;
 	const char *env_var = kind == TOPO_SRC_LIVE ? topo_env_source() : NULL;
 	hwloc_topology_t h;
+	hwloc_obj_t root;
 	struct topology *t = NULL;
 	struct stat st;
 	char path[4096];
@@ -654,7 +701,8 @@ int topo_load(enum topo_source_kind kind, const char *arg, bool devices,
 		goto destroy;
 	e = TOPO_E_NOMEM;
 	t = tree_new("");
-	if (!t || (e = flatten(t, hw.obj_by_depth(h, 0, 0), TOPO_NONE)) ||
+	root = hw.obj_by_depth(h, 0, 0);
+	if (!t || (e = flatten(t, root, TOPO_NONE, core_depth(root))) ||
 	    (e = flatten_numa(t, h)) || (e = copy_distances(t, h)) ||
 	    (devices && (e = flatten_devices(t, h))))
 		goto destroy;

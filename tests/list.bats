@@ -433,3 +433,24 @@ print(m["caches"][0], m["caches"][-1]["location"], list(m)[list(m).index("cores"
 	run python3 -c 'import json, sys; print(json.loads(sys.argv[1])["caches"])' "$output"
 	assert_output "[]"
 }
+
+# A guest's export (scripts/vm smt-offline) where CPU 3, an SMT sibling, is
+# offline: hwloc hangs that core below its own L1 and L2, at a second depth
+# (hwloc-calc refuses "core:1": "multiple levels"; its --no-smt and
+# hwloc-distrib then put two PUs of core 0 in one plan). pinrun keeps every
+# core at one depth.
+@test "a core whose SMT sibling is offline is one core among the others, numbered once" {
+	local f=$REPO/tests/fixtures/qemu-lone-sibling-core-1pkg-3c5pu.xml
+	run "$PINRUN" --topology "$f" --list
+	assert_success
+	assert_line "XML file: 1 package, 1 NUMA node, 1 L3, 3 cores, 5 PUs"
+	assert_line "      core:0  0-1"
+	assert_line "      core:1  2"
+	assert_line "      core:2  4-5"
+	run "$PINRUN" --topology "$f" --cpus core:1 -n
+	assert_output "2"
+	run "$PINRUN" --topology "$f" --spread -n
+	assert_output "0,2,4"
+	run "$PINRUN" --topology "$f" --same-chip --no-smt -n
+	assert_output "0,2,4"
+}
