@@ -3,6 +3,7 @@
 #   make                 build ./pinrun
 #   make check           unit tests and the bats suites
 #   make check-unit      the C unit tests only
+#   make check-vm        the suites in real kernels of other shapes (QEMU)
 #   make WERROR=1        warnings are errors (CI)
 #   make SAN=1 check     everything under ASan+UBSan
 #   make HARDEN=1        fortify, stack protector, PIE, full RELRO
@@ -131,6 +132,12 @@ check-valgrind: pinrun $(UNIT_TESTS) $(HELPERS)
 	PINRUN=$(CURDIR)/tests/tools/valgrind-pinrun PINRUN_UNDER_VALGRIND=1 \
 	PINRUN_VG_LOGS=$(CURDIR)/tests/tmp/valgrind \
 		tests/run tests/exec.bats tests/follow.bats
+
+# Every shape of tests/vm/ booted under QEMU, its suites run inside
+# (scripts/install-deps --ci brings QEMU and the kernel).
+check-vm: pinrun $(HELPERS)
+	for s in $$(scripts/vm --shapes | awk '{ print $$1 }'); do \
+		scripts/vm "$$s" --suites || exit 1; done
 
 format-check:
 	clang-format --dry-run -Werror *.c *.h tests/unit/*.c tests/unit/*.h \
