@@ -424,22 +424,22 @@ EOF
 	needs_two_cpus
 	local d
 	d=$(quota_cgroup 50000 100000) || skip_unless_works "cannot make a cgroup with a CPU quota here"
-	run in_cgroup "$d" env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$PINRUN" --cpus 0-1 --tell=omp -- nproc
+	run in_cgroup "$d" env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$PINRUN" --cpus "$FIRST,$SECOND" --tell=omp -- nproc
 	assert_success
 	assert_output "1"
-	run --separate-stderr in_cgroup "$d" "$PINRUN" --cpus 0-1 --tell=go --explain -n
+	run --separate-stderr in_cgroup "$d" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go --explain -n
 	assert_output "GOMAXPROCS=1"
 	[[ $stderr == *"pinrun: tell: N = 1: the placement's 2 CPUs, capped by the CPU quota of 50000 us per 100000 us ($d/cpu."*"), rounded up"* ]] || fail "$stderr"
 	# 1.5 CPUs of time is 2 threads' worth.
 	echo 150000 >"$d/cpu.cfs_quota_us" 2>/dev/null || echo "150000 100000" >"$d/cpu.max"
-	run in_cgroup "$d" "$PINRUN" --cpus 0-1 --tell=go -n
+	run in_cgroup "$d" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go -n
 	assert_output "GOMAXPROCS=2"
 	# A child cgroup without a quota of its own: its parent's caps it.
 	echo 50000 >"$d/cpu.cfs_quota_us" 2>/dev/null || echo "50000 100000" >"$d/cpu.max"
 	mkdir "$d/child" && echo "$d/child" >>"$BATS_TEST_TMPDIR/cgroups"
-	run in_cgroup "$d/child" "$PINRUN" --cpus 0-1 --tell=go -n
+	run in_cgroup "$d/child" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go -n
 	assert_output "GOMAXPROCS=1"
-	run --separate-stderr in_cgroup "$d/child" "$PINRUN" --cpus 0-1 --tell=go --json
+	run --separate-stderr in_cgroup "$d/child" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go --json
 	[[ $output == *'"quota":{"quota_us":50000,"period_us":100000,"file":"'"$d"'/cpu.'*'","capped":true}'* ]] || fail "$output"
 }
 
@@ -461,17 +461,17 @@ EOF
 	printf '%s\n' 'package main' 'import ("fmt"; "runtime")' \
 		'func main() { fmt.Println(runtime.GOMAXPROCS(0)) }' >"$BATS_TEST_TMPDIR/p.go"
 	(cd "$BATS_TEST_TMPDIR" && HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache go build -o p p.go)
-	run env -u GOMAXPROCS "$PINRUN" --cpus 0-1 -- "$BATS_TEST_TMPDIR/p"
+	run env -u GOMAXPROCS "$PINRUN" --cpus "$FIRST,$SECOND" -- "$BATS_TEST_TMPDIR/p"
 	assert_success
 	assert_output "2"
-	run env -u GOMAXPROCS "$PINRUN" --cpus 0 --tell=go -- "$BATS_TEST_TMPDIR/p"
+	run env -u GOMAXPROCS "$PINRUN" --cpus "$FIRST" --tell=go -- "$BATS_TEST_TMPDIR/p"
 	assert_success
 	assert_output "1"
 	d=$(quota_cgroup 100000 100000) || skip_unless_works "cannot make a cgroup with a CPU quota here"
-	run in_cgroup "$d" env -u GOMAXPROCS "$PINRUN" --cpus 0-1 -- "$BATS_TEST_TMPDIR/p"
+	run in_cgroup "$d" env -u GOMAXPROCS "$PINRUN" --cpus "$FIRST,$SECOND" -- "$BATS_TEST_TMPDIR/p"
 	assert_success
 	assert_output "2"
-	run in_cgroup "$d" env -u GOMAXPROCS "$PINRUN" --cpus 0-1 --tell=go -- "$BATS_TEST_TMPDIR/p"
+	run in_cgroup "$d" env -u GOMAXPROCS "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go -- "$BATS_TEST_TMPDIR/p"
 	assert_success
 	assert_output "1"
 }
