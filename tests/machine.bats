@@ -171,7 +171,7 @@ check_domain_live() {
 	check_domain_live same-numa numanode
 	n=$(hcalc --number-of numanode machine:0)
 	for ((i = 0; i < n; i++)); do
-		os=$(hcalc --physical-output --intersect numanode "numanode:$i")
+		os=$(hwloc-info --input "$ME_XML" "numanode:$i" | awk '/ os index = / { print $4 }')
 		sysfs=$(<"/sys/devices/system/node/node$os/cpulist")
 		want=$(intersect "$(norm "$sysfs")" "$(allowed)")
 		[ "$want" = "(empty)" ] && continue
