@@ -54,8 +54,12 @@ mem_of() {
 		assert_output "preferred $own"
 	fi
 	run "$PINRUN" --hot="$FIRST" --mem=bind --explain -- "$HELPERS/mempolicy"
-	assert_line "bind $own"
-	assert_line "pinrun: mem: bind on NUMA node $own (the placement's own)"
+	assert_line "bind $(expand "$own")"
+	if [[ $own == *[,-]* ]]; then
+		assert_line "pinrun: mem: bind on NUMA nodes $own (the placement's own)"
+	else
+		assert_line "pinrun: mem: bind on NUMA node $own (the placement's own)"
+	fi
 }
 
 @test "--mem=preferred with several nodes is the kernel's preferred-many" {
