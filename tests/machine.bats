@@ -23,7 +23,8 @@ setup_file() {
 setup() {
 	needs_program hwloc-calc hwloc-distrib lstopo-no-graphics
 	load_allowed
-	ALLOWED=$(norm "$ALLOWED")
+	# A task's Cpus_allowed_list keeps CPUs that went offline under it.
+	ALLOWED=$(intersect "$ALLOWED" "$(</sys/devices/system/cpu/online)")
 }
 
 hcalc() {
