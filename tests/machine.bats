@@ -397,6 +397,8 @@ v2_quota_cpus() {
 	for cpu in ${offline//,/ }; do
 		[[ ",$(norm "$(bound --spread --smt)")," != *",$cpu,"* ]] || fail "offline CPU $cpu bound"
 	done
+	# Named, it is refused: binding it would fail in the kernel.
+	bad "CPU ${offline%%,*} is offline" --cpus "${offline%%,*}" -- true
 	run "$PINRUN" --spread --explain --dry-run
 	assert_success
 	assert_output --partial "offline"
