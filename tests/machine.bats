@@ -305,7 +305,8 @@ pci_on_nodes() {
 	local bus node want got seen=0
 	while read -r bus node; do
 		[ -n "$bus" ] || continue
-		# A bridge of its own shows as a device too: only what hwloc keeps.
+		# A bridge or root port is no device to be near (class 0x0604).
+		[[ $(<"/sys/bus/pci/devices/$bus/class") != 0x0604* ]] || continue
 		hcalc "pci=$bus" >/dev/null 2>&1 || continue
 		want=$(intersect "$(norm "$(<"/sys/devices/system/node/node$node/cpulist")")" "$(allowed)")
 		[ "$want" != "(empty)" ] || continue
