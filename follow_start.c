@@ -277,8 +277,10 @@ int follow_parent(const struct follow_ops *ops, char **command,
 	struct sigaction sa = { .sa_sigaction = forward,
 				.sa_flags = SA_SIGINFO | SA_RESTART };
 	int gate[2], err[2], e = 0;
-	long options = FOLLOW_OPTIONS | PTRACE_O_EXITKILL |
-		       (ops->wait_all ? PTRACE_O_TRACEEXIT : 0);
+	/* No exit event: that is how the helper holds the command's zombie
+	 * for its parent; here pinrun is the parent and reaps it itself
+	 * (with --wait-all, then goes on with the tree). */
+	long options = FOLLOW_OPTIONS | PTRACE_O_EXITKILL;
 	pid_t child;
 	char traced = 1;
 

@@ -1220,6 +1220,21 @@ interleave $nodes"
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
 
+@test "follow 37e: pinrun as PID 1 with --wait-all waits for the whole tree (issue 31)" {
+	needs_ptrace
+	needs_pidns
+	local d=$BATS_TEST_TMPDIR
+	# The namespace ends with pinrun: a pinrun that returned early kills
+	# the background work, and late is never written.
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --wait-all --spread --report "$d/r" -- sh -c '(sleep 0.5; echo late >"$1") & exit 6' sh "$d/f"
+	assert_failure 6
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	assert_equal "$(cat "$d/f" 2>&1)" late
+	# The command, the subshell and its sleep: each ended, each reported.
+	[ "$(grep -c '"end":[0-9]' "$d/r")" -eq 3 ] || fail "report: $(cat "$d/r")"
+	assert_equal "$(grep -c '"status":6,' "$d/r")" 1
+}
+
 # Every descendant of a pid.
 descendants() {
 	local c
