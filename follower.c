@@ -505,7 +505,9 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	report_init(&f.report, fd);
 	f.o = o;
 	f.whole = plan->cpus;
-	f.command_parent = getppid();
+	/* The command is pinrun's child as PID 1 and with --wait-all; else it
+	 * is pinrun itself, exec'd. */
+	f.command_parent = getpid() == 1 || o->wait_all ? getpid() : getppid();
 	ops.keep_fd = fd;
 	ops.mask_bytes = f.slots.mask_bytes;
 	ops.threads = true; /* on_place answers for threads without --threads */

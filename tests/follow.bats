@@ -758,6 +758,20 @@ typed_line() {
 	[ ! -d "/proc/$pid" ] || [ "$(state_of "$pid")" = Z ] || fail "the survivor still runs"
 }
 
+@test "follow 23b: the report's ppid of the command is its real parent, with and without --wait-all" {
+	needs_ptrace
+	local r=$BATS_TEST_TMPDIR/r w opts
+	for w in plain --wait-all; do
+		rm -f "$r"
+		opts=()
+		[ "$w" = plain ] || opts=("$w")
+		run --separate-stderr "$PINRUN" --follow "${opts[@]}" --spread --report "$r" -- sh -c 'echo $PPID'
+		assert_success
+		[[ "$output" =~ ^[0-9]+$ ]] || fail "output: $output"
+		grep -q "^{\"version\":1,\"pid\":[0-9]*,\"ppid\":$output," "$r" || fail "$w: parent $output, report: $(cat "$r")"
+	done
+}
+
 @test "follow 24: a setsid daemon's later children inherit its CPUs (the whole placement), nothing hangs" {
 	needs_ptrace
 	load_slots --spread
@@ -1233,6 +1247,8 @@ interleave $nodes"
 	# The command, the subshell and its sleep: each ended, each reported.
 	[ "$(grep -c '"end":[0-9]' "$d/r")" -eq 3 ] || fail "report: $(cat "$d/r")"
 	assert_equal "$(grep -c '"status":6,' "$d/r")" 1
+	# The command is pinrun's child here, pinrun PID 1.
+	assert_equal "$(grep -c '"ppid":1,.*"status":6,' "$d/r")" 1
 }
 
 # Every descendant of a pid.
