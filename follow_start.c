@@ -120,6 +120,7 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 	if (wait_all) {
 		int word[2];
 		pid_t child;
+		struct sigaction had;
 
 		if (pipe2(word, O_CLOEXEC) < 0) {
 			st->why = FOLLOW_NO_HELPER;
@@ -127,9 +128,11 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 			return -1;
 		}
 		fflush(NULL);
+		host_sigchld_default(&had);
 		if ((child = fork()) < 0) {
 			st->why = FOLLOW_NO_HELPER;
 			st->err = errno;
+			host_sigchld_restore(&had);
 			close(word[0]);
 			close(word[1]);
 			return -1;
@@ -141,6 +144,7 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 			st->waiter = true;
 			return 0;
 		}
+		host_sigchld_restore(&had);
 		close(word[0]);
 		st->word = word[1];
 		st->command = me = getpid();
@@ -283,6 +287,7 @@ int follow_parent(const struct follow_ops *ops, char **command,
 	long options = FOLLOW_OPTIONS | PTRACE_O_EXITKILL;
 	pid_t child;
 	char traced = 1;
+	struct sigaction had;
 
 	memset(st, 0, sizeof(*st));
 	st->sock = -1;
@@ -290,11 +295,15 @@ int follow_parent(const struct follow_ops *ops, char **command,
 	st->tell_affinity = ops->affinity != NULL;
 	*exec_error = 0;
 	*status = 0;
-	if ((child = fork_piped(gate, err, st)) < 0)
+	host_sigchld_default(&had);
+	if ((child = fork_piped(gate, err, st)) < 0) {
+		host_sigchld_restore(&had);
 		return -1;
+	}
 	if (child == 0) {
 		char go = 0;
 
+		host_sigchld_restore(&had);
 		close(gate[1]);
 		close(err[0]);
 		sched_setaffinity(0, ops->mask_bytes, mask);

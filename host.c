@@ -377,6 +377,21 @@ int host_fd_above_stdio(int fd)
 	return moved;
 }
 
+void host_sigchld_default(struct sigaction *had)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	sigemptyset(&dfl.sa_mask);
+	if (sigaction(SIGCHLD, NULL, had) == 0 &&
+	    (had->sa_handler == SIG_IGN || (had->sa_flags & SA_NOCLDWAIT)))
+		sigaction(SIGCHLD, &dfl, NULL);
+}
+
+void host_sigchld_restore(const struct sigaction *had)
+{
+	sigaction(SIGCHLD, had, NULL);
+}
+
 int host_comm(pid_t pid, char *buf, size_t size)
 {
 	char path[64];

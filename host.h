@@ -5,6 +5,7 @@
 #ifndef PINRUN_HOST_H
 #define PINRUN_HOST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -58,6 +59,14 @@ int host_yama_scope(void);
  * is later opened as stdin, stdout or stderr does not land on it. -1 with
  * errno when the copy fails; a negative fd is returned as it is. */
 int host_fd_above_stdio(int fd);
+/* Before a fork whose child the caller waits for: where SIGCHLD is
+ * ignored (SIG_IGN or SA_NOCLDWAIT, from whatever started pinrun), the
+ * kernel would reap the child at its end and the wait would find no
+ * child, so the caller takes the default; *had keeps what it had, which
+ * the child puts back with host_sigchld_restore (for a command to
+ * inherit, as without pinrun), and the caller too where it has waited. */
+void host_sigchld_default(struct sigaction *had);
+void host_sigchld_restore(const struct sigaction *had);
 int host_comm(pid_t pid, char *buf, size_t size);
 
 /* The thread ids of a process, in a new array the caller frees. */

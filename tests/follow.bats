@@ -1251,6 +1251,35 @@ interleave $nodes"
 	assert_equal "$(grep -c '"ppid":1,.*"status":6,' "$d/r")" 1
 }
 
+# Whatever started pinrun ignored SIGCHLD (env --ignore-signal=CHLD: a CI
+# runner, a daemon that never waits): the kernel would reap a child at its
+# end, and a parent that waits would find none.
+@test "follow 37f: SIGCHLD ignored by pinrun's parent: --wait-all and PID 1 give the command's status; the command still inherits the ignored SIGCHLD (issue 31)" {
+	needs_ptrace
+	needs_pidns
+	local ign=(env --ignore-signal=CHLD) w opts plain
+	plain=$("${ign[@]}" grep '^SigIgn:' /proc/self/status)
+	[ $((0x${plain#*:$'\t'} >> 16 & 1)) -eq 1 ] || fail "env does not ignore SIGCHLD: $plain"
+	for w in plain --wait-all; do
+		opts=()
+		[ "$w" = plain ] || opts=("$w")
+		run --separate-stderr "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- sh -c 'exit 5'
+		assert_failure 5
+		run --separate-stderr "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- sh -c 'kill -TERM $$'
+		assert_failure 143
+		run --separate-stderr "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- grep '^SigIgn:' /proc/self/status
+		assert_success
+		assert_output "$plain"
+		# As PID 1: the command let go at its exec (a nested pinrun)
+		# ends untraced, as an ordinary child of pinrun's.
+		run --separate-stderr unshare -fp --mount-proc "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- sh -c 'exec "$1" --spread -- sh -c "exit 5"' sh "$PINRUN"
+		assert_failure 5
+		run --separate-stderr unshare -fp --mount-proc "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- grep '^SigIgn:' /proc/self/status
+		assert_success
+		assert_output "$plain"
+	done
+}
+
 # Every descendant of a pid.
 descendants() {
 	local c
