@@ -232,11 +232,15 @@ static pid_t forward_to;
 
 /* As PID 1 pinrun receives only the signals it handles: pass them on,
  * from the handler itself (a flag would wait for the next tracee event).
- * Those the terminal sent went to the command's group already. */
+ * Those the terminal sent went to the command's group already, but for a
+ * hangup: the kernel sends it to the session's leader alone, which
+ * without pinrun would be the command. */
 static void forward(int sig, siginfo_t *info, void *unused)
 {
 	(void)unused;
-	if (info->si_code != SI_KERNEL && forward_to > 0)
+	if (forward_to > 0 &&
+	    (info->si_code != SI_KERNEL ||
+	     (sig == SIGHUP && getsid(0) == getpid())))
 		kill(forward_to, sig);
 }
 

@@ -512,6 +512,34 @@ group_term() {
 	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
 }
 
+# The terminal closes (tmux kill-server, an ssh disconnect): the kernel
+# sends SIGHUP to the session's leader alone, here the pane's program.
+@test "follow 13c: pinrun leads the terminal's session: a hangup reaches the command, with and without --wait-all, as without pinrun (issue 31)" {
+	needs_ptrace
+	command -v tmux >/dev/null || skip_unless_works "no tmux"
+	local d=$BATS_TEST_TMPDIR mode pre pid
+	for mode in plain follow wait-all; do
+		case $mode in
+		plain) pre= ;;
+		follow) pre=$(printf '%q --follow --spread --' "$PINRUN") ;;
+		wait-all) pre=$(printf '%q --follow --wait-all --spread --' "$PINRUN") ;;
+		esac
+		TM=pf-$$-$BATS_TEST_NUMBER-$mode
+		TM_SOCKS+=("$TM")
+		tmux -L "$TM" -f /dev/null new-session -d -s t \
+			"$pre sh -c 'trap \"echo hup >\$0; exit 9\" HUP; echo \$\$ >\$1; while :; do sleep 0.05; done' $d/hup-$mode $d/pid-$mode" 3>&- ||
+			fail "tmux did not start"
+		eventually "[ -s $d/pid-$mode ]"
+		pid=$(cat "$d/pid-$mode")
+		KILL+=("$pid")
+		# The trap is set before the pid is written.
+		tmux -L "$TM" kill-server
+		eventually "[ -s $d/hup-$mode ]"
+		assert_equal "$mode $(cat "$d/hup-$mode")" "$mode hup"
+		eventually "[ ! -d /proc/$pid ] || [ \"\$(state_of $pid)\" = Z ]"
+	done
+}
+
 @test "follow 13b: as PID 1 (pinrun the parent), kill -TERM -PGID: TERM counted, never lost" {
 	needs_ptrace
 	needs_pidns
