@@ -238,9 +238,8 @@ static pid_t forward_to;
 static void forward(int sig, siginfo_t *info, void *unused)
 {
 	(void)unused;
-	if (forward_to > 0 &&
-	    (info->si_code != SI_KERNEL ||
-	     (sig == SIGHUP && getsid(0) == getpid())))
+	if (forward_to > 0 && (info->si_code != SI_KERNEL ||
+			       (sig == SIGHUP && getsid(0) == getpid())))
 		kill(forward_to, sig);
 }
 
