@@ -482,6 +482,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	struct stat self;
 	enum host_gain gain;
 	int fd = -1;
+	long long link_owner;
 
 	policy_slot_cpus(plan, 0, &first);
 	/* A command that would lose its privileges runs unfollowed. */
@@ -496,10 +497,18 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		act_bind(0, &plan->cpus);
 		return;
 	}
-	if (o->report && (fd = report_open(o->report)) < 0)
+	if (o->report && (fd = report_open(o->report, &link_owner)) < 0) {
+		if (fd == -EACCES && link_owner >= 0)
+			msg_die("cannot open report '%s': a symbolic link "
+				"owned by uid %lld in a shared sticky "
+				"directory, not followed (as "
+				"fs.protected_symlinks has it): give a path of "
+				"your own",
+				msg_input(o->report), link_owner);
 		msg_die("cannot open report '%s': %s", msg_input(o->report),
 			fd == -ENXIO ? "a FIFO that no process reads"
 				     : strerror(-fd));
+	}
 	if (slots_init(&f.slots, plan->nslots, plan_slot, plan, &plan->cpus))
 		msg_die("out of memory");
 	report_init(&f.report, fd);

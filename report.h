@@ -22,9 +22,11 @@ struct report {
 
 /* Open the report file for writing (created, or truncated): never on
  * descriptors 0-2, and without waiting for a reader when it is a FIFO
- * (-ENXIO when none reads it). Returns the descriptor or a negative
- * errno. */
-int report_open(const char *path);
+ * (-ENXIO when none reads it). A symbolic link that another user owns in
+ * a shared sticky directory (/tmp) is not followed, as the kernel's
+ * fs.protected_symlinks has it: -EACCES, and *link_owner is its owner's
+ * uid (-1 otherwise). Returns the descriptor or a negative errno. */
+int report_open(const char *path, long long *link_owner);
 void report_init(struct report *r, int fd);
 void report_free(struct report *r);
 /* A process started (cpus: the text of the slot it was given). */

@@ -1878,6 +1878,55 @@ status 0" ]'
 $line2"
 }
 
+@test "follow hygiene: --report refuses another user's symbolic link in a shared sticky directory, follows one of its own (issue 31)" {
+	needs_ptrace
+	needs_root
+	local d t=$BATS_TEST_TMPDIR/target
+	# A shared directory like /tmp: world-writable and sticky.
+	d=$(mktemp -d /tmp/pinrun-sticky.XXXXXX)
+	SHARED=$d
+	chmod 1777 "$d"
+	echo keep >"$t"
+	# nobody plants a link to a file of root's; root runs pinrun.
+	"${NOBODY[@]}" ln -s "$t" "$d/planted"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/planted" -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 125
+	assert_output ""
+	[ "$stderr" = "pinrun: cannot open report '$d/planted': a symbolic link owned by uid 65534 in a shared sticky directory, not followed (as fs.protected_symlinks has it): give a path of your own" ] || fail "stderr: $stderr"
+	assert_equal "$(cat "$t")" keep
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "the command ran"
+	# A dangling one is refused as well (it would create the file).
+	"${NOBODY[@]}" ln -s "$BATS_TEST_TMPDIR/new" "$d/dangling"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/dangling" -- true
+	assert_failure 125
+	[ ! -e "$BATS_TEST_TMPDIR/new" ] || fail "the link was followed"
+	# Root's own link there, and a plain file there: written.
+	ln -s "$t" "$d/mine"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/mine" -- sh -c 'exit 3'
+	assert_failure 3
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	grep -q '"status":3,' "$t" || fail "report: $(cat "$t")"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/plain" -- sh -c 'exit 4'
+	assert_failure 4
+	grep -q '"status":4,' "$d/plain" || fail "report: $(cat "$d/plain")"
+	# The directory's owner's link is followed, as the kernel does.
+	chown 65534 "$d"
+	echo keep >"$t"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/planted" -- sh -c 'exit 5'
+	assert_failure 5
+	grep -q '"status":5,' "$t" || fail "report: $(cat "$t")"
+	# Not shared (not sticky): followed, as ever.
+	chown 0 "$d"
+	chmod 0777 "$d"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/dangling" -- true
+	assert_success
+	grep -q '"status":0,' "$BATS_TEST_TMPDIR/new" || fail "report: $(cat "$BATS_TEST_TMPDIR/new")"
+	# A name without a directory, in the current one.
+	run --separate-stderr env -C "$BATS_TEST_TMPDIR" "$PINRUN" --follow --spread --report rel -- sh -c 'exit 6'
+	assert_failure 6
+	grep -q '"status":6,' "$BATS_TEST_TMPDIR/rel" || fail "report: $(cat "$BATS_TEST_TMPDIR/rel")"
+}
+
 @test "follow 35b: --follow=strict as PID 1 with ptrace denied runs nothing" {
 	needs_pidns
 	run --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
