@@ -431,8 +431,24 @@ static void __attribute__((noreturn)) finish(bool report_lost, int status)
 	mirror(status);
 }
 
-/* What the helper tells the waiting pinrun (--wait-all). */
+/* What the helper tells the waiting pinrun (--wait-all), as its last
+ * word: the tree ended (its report whole, or lost lines); none at all, the
+ * helper ended before the tree (killed). The command says it runs
+ * unfollowed (no helper). */
+#define TREE_ENDED 'E'
 #define REPORT_LOST 'R'
+#define UNFOLLOWED 'U'
+
+/* The helper ended before the tree did: say what was lost. */
+static void tracer_lost(const struct options *o)
+{
+	msg_note("warning: --follow's tracer ended before the command's tree "
+		 "did: the processes started since were neither placed nor "
+		 "waited for%s%s%s",
+		 o->report ? ", and report '" : "",
+		 o->report ? msg_input(o->report) : "",
+		 o->report ? "' lacks their lines" : "");
+}
 
 /* --- starting ------------------------------------------------------------ */
 
@@ -536,6 +552,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	 * of children that their parents wait for runs. */
 	if (follow_start(&st, cpulist_next(&first, -1), o->wait_all,
 			 ops.affinity != NULL) < 0) {
+		follow_tell(&st, UNFOLLOWED);
 		unavailable(o, unavailable_reason(&st), &plan->cpus);
 		act_bind(0, &plan->cpus);
 		return;
@@ -544,7 +561,9 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		char word;
 		int status = follow_wait(&st, &word);
 
-		finish(word == REPORT_LOST, status);
+		if (!word)
+			tracer_lost(o);
+		finish(word == REPORT_LOST || (!word && o->report), status);
 	}
 	if (st.in_tracer) {
 		/* Past a file size limit, a write fails (EFBIG), and the
@@ -552,8 +571,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		signal(SIGXFSZ, SIG_IGN);
 		f.command = st.command;
 		follow_run(&ops, &st);
-		if (f.report.err)
-			follow_tell(&st, REPORT_LOST);
+		follow_tell(&st, f.report.err ? REPORT_LOST : TREE_ENDED);
 		slots_free(&f.slots);
 		report_free(&f.report);
 		exit(PINRUN_EXIT_OK);

@@ -1354,6 +1354,47 @@ descendants() {
 # ===========================================================================
 # Load, reuse, odd programs (rows 39-45)
 
+# The helper killed (kill -9 of the tracer): the tree runs on untraced, and
+# with --wait-all pinrun, still there, says what was lost.
+@test "follow 38c: kill -9 of the helper under --wait-all: a warning that the rest is not followed and the report cut short (issue 31)" {
+	needs_ptrace
+	load_slots --spread
+	local d=$BATS_TEST_TMPDIR r w pid tracer s want
+	for r in report none; do
+		rm -f "$d/pid" "$d/go" "$d/r"
+		w=(--report "$d/r")
+		[ "$r" = report ] || w=()
+		"$PINRUN" --follow --wait-all --spread "${w[@]}" -- sh -c 'echo $$ >"$1/pid"; while [ ! -e "$1/go" ]; do sleep 0.05; done; /bin/true; exit 0' sh "$d" </dev/null >"$d/out" 2>"$d/err" 3>&- &
+		KILL+=("$!")
+		eventually "[ -s $d/pid ]"
+		pid=$(cat "$d/pid")
+		KILL+=("$pid")
+		eventually '[[ "$(tracer_of "$pid")" == [1-9]* ]]'
+		tracer=$(tracer_of "$pid")
+		kill -9 "$tracer"
+		eventually '[ "$(tracer_of "$pid")" = 0 ]'
+		touch "$d/go"
+		wait "$!" && s=0 || s=$?
+		want="pinrun: warning: --follow's tracer ended before the command's tree did: the processes started since were neither placed nor waited for"
+		if [ "$r" = report ]; then
+			# Lines are missing: a command that succeeded fails.
+			[ "$s" -eq 125 ] || fail "status $s: $(cat "$d/err")"
+			want+=", and report '$d/r' lacks their lines"
+		else
+			[ "$s" -eq 0 ] || fail "status $s: $(cat "$d/err")"
+		fi
+		assert_equal "$(cat "$d/err")" "$want"
+	done
+	# Where ptrace is refused, the command runs unfollowed, and nothing
+	# more is said.
+	run --separate-stderr "$HELPERS/seccomp_noptrace" "$PINRUN" --follow --wait-all --spread --report "$d/r" -- sh -c 'exit 3'
+	assert_failure 3
+	[[ "$stderr" =~ $(warning_re "$CPUS") ]] || fail "stderr: $stderr"
+	run --separate-stderr "$HELPERS/seccomp_noptrace" "$PINRUN" --follow=strict --wait-all --spread -- true
+	assert_failure 125
+	assert_equal "$stderr" "pinrun: --follow=strict: ptrace unavailable (ptrace is denied by a seccomp filter)"
+}
+
 @test "follow 39: 2000 fork/_exit: all pinned, every process reported" {
 	needs_ptrace
 	load_slots --spread
