@@ -157,8 +157,14 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 		/* The intermediate: a new session, the helper, and gone, so
 		 * the helper is nobody's child the command knows of. */
 		setsid();
-		if ((helper = fork()) != 0)
+		if ((helper = fork()) != 0) {
+			/* (a fork refused: its errno, negated, for a pid) */
+			pid_t e = -errno;
+
+			if (helper < 0 && write(up[1], &e, sizeof(e)) < 0)
+				_exit(1);
 			_exit(helper < 0);
+		}
 		close(down[1]);
 		close(up[0]);
 		if (hot_cpu >= 0) {
@@ -189,9 +195,9 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 	close(up[1]);
 	while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
 		;
-	if (read_all(up[0], &helper, sizeof(helper)) < 0) {
+	if (read_all(up[0], &helper, sizeof(helper)) < 0 || helper <= 0) {
 		st->why = FOLLOW_NO_HELPER;
-		st->err = ECHILD;
+		st->err = helper < 0 ? -helper : ECHILD;
 		goto fail;
 	}
 	/* Under Yama's scope 1 only a named tracer may attach to a process

@@ -349,18 +349,41 @@ static void on_nnp_kept(void *ctx, unsigned processes)
 
 /* --- when ptrace cannot be used ------------------------------------------ */
 
-static const char *unavailable_reason(const struct follow_start *st)
+/* The processes --follow takes of RLIMIT_NPROC beside the command. */
+static unsigned tracer_processes(const struct options *o)
+{
+	return FOLLOW_PROCESSES + (o->wait_all || getpid() == 1);
+}
+
+static const char *unavailable_reason(const struct options *o,
+				      const struct follow_start *st)
 {
 	char comm[64] = "?";
 	struct follow_facts facts = {
 		.seccomp_mode = host_seccomp_mode(),
 		.yama_scope = host_yama_scope(),
 		.comm = comm,
+		.nproc_limit = -1,
+		.nproc_needs = tracer_processes(o),
 	};
 
 	if (st->why == FOLLOW_TRACED)
 		host_comm(st->tracer, comm, sizeof(comm));
+	if (st->why == FOLLOW_NO_HELPER && st->err == EAGAIN &&
+	    host_nproc(&facts.nproc_limit, &facts.nproc_running) != 0)
+		facts.nproc_limit = -1;
 	return errors_follow(st, &facts);
+}
+
+/* Whether RLIMIT_NPROC leaves room for the tracer and one process of the
+ * command's: else following would take what the command may need, where
+ * a plain run has it. */
+static bool nproc_room(const struct options *o)
+{
+	long long limit, running;
+
+	return host_nproc(&limit, &running) != 0 ||
+	       limit - running >= (long long)tracer_processes(o) + 1;
 }
 
 /* --explain: whether programs that trace work in the followed tree. */
@@ -435,9 +458,9 @@ static void __attribute__((noreturn)) finish(bool report_lost, int status)
  * word: the tree ended (its report whole, or lost lines); none at all, the
  * helper ended before the tree (killed). The command says it runs
  * unfollowed (no helper). */
-#define TREE_ENDED 'E'
+#define TREE_ENDED  'E'
 #define REPORT_LOST 'R'
-#define UNFOLLOWED 'U'
+#define UNFOLLOWED  'U'
 
 /* The helper ended before the tree did: say what was lost. */
 static void tracer_lost(const struct options *o)
@@ -464,7 +487,7 @@ as_parent(const struct options *o, const struct policy_plan *plan,
 	if (follow_parent(ops, o->command, slots_mask(&f->slots, f->slots.n),
 			  &whole, o->follow_strict, &st, &status,
 			  &exec_error) < 0)
-		unavailable(o, unavailable_reason(&st), &plan->cpus);
+		unavailable(o, unavailable_reason(o, &st), &plan->cpus);
 	if (exec_error)
 		act_cannot_run(o->command[0], exec_error);
 	finish(f->report.err != 0, status);
@@ -543,6 +566,14 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		ops.nested_dev = self.st_dev; /* a nested pinrun: let go */
 		ops.nested_ino = self.st_ino;
 	}
+	if (!nproc_room(o)) {
+		memset(&st, 0, sizeof(st));
+		st.why = FOLLOW_NO_HELPER;
+		st.err = EAGAIN;
+		unavailable(o, unavailable_reason(o, &st), &plan->cpus);
+		act_bind(0, &plan->cpus);
+		return;
+	}
 	/* No helper can work as PID 1: trace as the parent. */
 	if (getpid() == 1)
 		as_parent(o, plan, &f, &ops);
@@ -553,7 +584,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	if (follow_start(&st, cpulist_next(&first, -1), o->wait_all,
 			 ops.affinity != NULL) < 0) {
 		follow_tell(&st, UNFOLLOWED);
-		unavailable(o, unavailable_reason(&st), &plan->cpus);
+		unavailable(o, unavailable_reason(o, &st), &plan->cpus);
 		act_bind(0, &plan->cpus);
 		return;
 	}

@@ -91,6 +91,12 @@ pid_t host_task_in_ns(pid_t of, pid_t vtid);
 /* Whether the caller has the capability cap (CAP_*) in its effective
  * set. */
 bool host_capable(int cap);
+/* What RLIMIT_NPROC leaves the caller's real user: *limit, the soft
+ * limit, and *running, the tasks (threads count) the user runs now, from
+ * /proc. Returns 0; 1 when no limit binds (none set, or the caller is
+ * root or has CAP_SYS_RESOURCE or CAP_SYS_ADMIN, whom the kernel
+ * exempts); or a negative errno. */
+int host_nproc(long long *limit, long long *running);
 /* Whether the running kernel's version is at least major.minor. */
 bool host_kernel_at_least(unsigned major, unsigned minor);
 

@@ -120,6 +120,10 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 		host_sigchld_restore(&had);
 		close(fd[0]);
 		close(fd[1]);
+		/* At the user's process limit (RLIMIT_NPROC), where a plain
+		 * taskset would run: hwloc reads here, unguarded. */
+		if (sys == EAGAIN)
+			return topo_load(kind, arg, devices, out, err);
 		return topo_fail(err, TOPO_E_SYSTEM, sys);
 	}
 	if (pid == 0) {

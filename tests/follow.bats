@@ -1395,6 +1395,36 @@ descendants() {
 	assert_equal "$stderr" "pinrun: --follow=strict: ptrace unavailable (ptrace is denied by a seccomp filter)"
 }
 
+# RLIMIT_NPROC counts every task of a real user: a user of this test's own
+# (no process of it runs elsewhere) under prlimit.
+@test "follow spec: RLIMIT_NPROC: the tracer takes no room a plain run needs, and says why it does not follow (issue 31)" {
+	needs_ptrace
+	needs_root
+	load_slots --spread
+	local u=$((61000 + $$ % 1000)) cache=$BATS_TEST_TMPDIR/cache as
+	mkdir -m 777 "$cache"
+	as=(setpriv --reuid="$u" --regid="$u" --clear-groups env XDG_CACHE_HOME="$cache")
+	[ -z "$(ps -o pid= -u "$u")" ] || skip_unless_works "uid $u runs processes here"
+	# At 1, a plain run (a cold cache: hwloc's reader is a child of its
+	# own) as taskset would have it.
+	run --separate-stderr prlimit --nproc=1 "${as[@]}" "$PINRUN" --spread -- sh -c 'exec echo ran'
+	assert_success
+	assert_output ran
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	# At 3, a command with one child works plainly; the tracer (the
+	# helper and its bell) would take its room: it runs unfollowed.
+	run --separate-stderr prlimit --nproc=3 "${as[@]}" "$PINRUN" --spread -- sh -c '/bin/true && echo ran'
+	assert_success
+	assert_output ran
+	run --separate-stderr prlimit --nproc=3 "${as[@]}" "$PINRUN" --follow --spread -- sh -c '/bin/true && echo ran'
+	assert_success
+	assert_output ran
+	assert_equal "$stderr" "pinrun: warning: --follow unavailable (cannot start the tracer: the user's process limit (RLIMIT_NPROC 3, 1 running) has no room for its 2 processes and one of the command's): children inherit CPUs $CPUS"
+	run --separate-stderr prlimit --nproc=3 "${as[@]}" "$PINRUN" --follow=strict --wait-all --spread -- true
+	assert_failure 125
+	assert_equal "$stderr" "pinrun: --follow=strict: ptrace unavailable (cannot start the tracer: the user's process limit (RLIMIT_NPROC 3, 1 running) has no room for its 3 processes and one of the command's)"
+}
+
 @test "follow 39: 2000 fork/_exit: all pinned, every process reported" {
 	needs_ptrace
 	load_slots --spread
