@@ -145,6 +145,12 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 			return 0;
 		}
 		host_sigchld_restore(&had);
+		/* SIGKILL of pinrun (Popen.kill, Go's Process.Kill) is
+		 * meant for the command: it dies of it as it would without
+		 * pinrun, and its children run on as they would. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != me)
+			_exit(PINRUN_EXIT_FAILURE);
 		close(word[0]);
 		st->word = word[1];
 		st->command = me = getpid();

@@ -2274,6 +2274,28 @@ start_waiting() {
 	[ "$st" -eq 137 ] || fail "status $st after SIGKILL"
 }
 
+@test "follow wait-all: SIGKILL of pinrun kills the command as a SIGKILL of the command would, its children run on (issue 31)" {
+	needs_ptrace
+	local f=$BATS_TEST_TMPDIR/ready cmd child st
+	start_waiting 'sleep 1000 </dev/null >/dev/null 2>&1 & echo $! >"$1.child"; while :; do sleep 0.05; done'
+	eventually '[ -s "$f.child" ]'
+	cmd=$(cat "$f")
+	child=$(cat "$f.child")
+	KILL+=("$child")
+	kill -KILL "$PID"
+	st=0
+	wait "$PID" || st=$?
+	[ "$st" -eq 137 ] || fail "status $st after SIGKILL"
+	# Gone (or a zombie its new parent has yet to reap), as if killed.
+	eventually '[ ! -d "/proc/$cmd" ] || [ "$(state_of "$cmd")" = Z ]'
+	[ -d "/proc/$child" ] && [ "$(state_of "$child")" != Z ] || fail "the command's child died too"
+	# The one trace of pinrun the command can see, and only under
+	# --wait-all: its parent-death signal.
+	run --separate-stderr "$PINRUN" --spread --follow --wait-all -- python3 -c 'import ctypes, signal; s = ctypes.c_int(); ctypes.CDLL(None).prctl(2, ctypes.byref(s)); print(s.value == signal.SIGKILL)'
+	assert_success
+	assert_output True
+}
+
 @test "follow report: the command's line is written when pinrun returns (200 runs, loaded)" {
 	needs_ptrace
 	busy_loops
