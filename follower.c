@@ -219,7 +219,10 @@ static void on_moved(void *ctx, pid_t from, pid_t to)
 
 static void on_exec(void *ctx, pid_t tid, const char *program)
 {
-	report_exec(&((struct follower *)ctx)->report, tid, program);
+	struct cpuset ran;
+
+	report_exec(&((struct follower *)ctx)->report, tid, program,
+		    host_get_affinity(tid, &ran) == 0 ? &ran : NULL);
 }
 
 /* A report that cannot be written is one warning, while the command

@@ -24,6 +24,7 @@ struct report_proc {
 	const char *cpus; /* owned by the slots; NULL: refused */
 	double start;
 	char *program;
+	char *ran; /* its CPUs at its last exec, or NULL */
 };
 
 static double now(void)
@@ -125,6 +126,7 @@ void report_free(struct report *r)
 		struct report_proc *p = tidmap_find(&r->procs, pid);
 
 		free(p->program);
+		free(p->ran);
 	}
 	tidmap_free(&r->procs);
 }
@@ -136,10 +138,12 @@ void report_start(struct report *r, pid_t pid, pid_t ppid, const char *cpus)
 	if (r->fd < 0 || !(p = tidmap_insert(&r->procs, pid)))
 		return;
 	free(p->program);
+	free(p->ran);
 	p->ppid = ppid;
 	p->cpus = cpus;
 	p->start = now();
 	p->program = NULL;
+	p->ran = NULL;
 }
 
 void report_unplaced(struct report *r, pid_t pid)
@@ -152,14 +156,18 @@ void report_unplaced(struct report *r, pid_t pid)
 
 static void fail(struct report *r, int err);
 
-void report_exec(struct report *r, pid_t pid, const char *program)
+void report_exec(struct report *r, pid_t pid, const char *program,
+		 const struct cpuset *ran)
 {
 	struct report_proc *p = tidmap_find(&r->procs, pid);
 
 	if (!p)
 		return;
 	free(p->program);
-	if (!(p->program = strdup(program)))
+	free(p->ran);
+	p->ran = NULL;
+	if (!(p->program = strdup(program)) ||
+	    (ran && !(p->ran = cpulist_str(ran))))
 		fail(r, ENOMEM); /* the line would lack its program */
 }
 
@@ -237,6 +245,11 @@ static void line(struct report *r, pid_t pid, double end, int status,
 		json_string(j, p->cpus);
 	else
 		json_null(j); /* the kernel refused its slot */
+	json_key(j, "ran");
+	if (p->ran)
+		json_string(j, p->ran);
+	else
+		json_null(j); /* it never exec'd */
 	json_key(j, "start");
 	json_number(j, p->start, 6);
 	json_key(j, "end");
@@ -277,6 +290,7 @@ static void line(struct report *r, pid_t pid, double end, int status,
 	else
 		write_line(r, j->out.data, j->out.len);
 	free(p->program);
+	free(p->ran);
 	tidmap_remove(&r->procs, pid);
 }
 

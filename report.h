@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "cpulist.h"
 #include "json.h"
 #include "tidmap.h"
 
@@ -33,7 +34,11 @@ void report_free(struct report *r);
 void report_start(struct report *r, pid_t pid, pid_t ppid, const char *cpus);
 /* The kernel refused its slot: its line says "cpus":null. */
 void report_unplaced(struct report *r, pid_t pid);
-void report_exec(struct report *r, pid_t pid, const char *program);
+/* It exec'd program, with the CPUs ran (NULL: unknown): where it runs,
+ * which differs from the slot it was given where it re-pinned itself
+ * first, as taskset and numactl do. */
+void report_exec(struct report *r, pid_t pid, const char *program,
+		 const struct cpuset *ran);
 /* A thread of process pid exec'd and took over its pid: the new program
  * runs where that thread ran (cpus: its slot's text; NULL: it was on no
  * slot, and the line keeps the process's). */

@@ -2057,6 +2057,22 @@ $line2"
 	done
 }
 
+@test "follow spec: --report records the slot given and where the process ran after re-pinning itself (issue 31)" {
+	needs_ptrace
+	needs_two_cpus
+	load_slots --spread
+	local r=$BATS_TEST_TMPDIR/r first
+	first=$(expand "$CPUS" | cut -d, -f1)
+	# The command re-pins itself (taskset, then exec), a child does not,
+	# a subshell never exec's.
+	run --separate-stderr "$PINRUN" --follow --spread --report "$r" -- sh -c '/bin/true; (exit 0); exec taskset -c "$1" sh -c "exit 0"' sh "$first"
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	grep -qE "\"program\":\"[^\"]*/dash\",\"cpus\":\"$CPUS\",\"ran\":\"$first\"," "$r" || fail "report: $(cat "$r")"
+	grep -qE '"program":"[^"]*/true","cpus":"([0-9,-]+)","ran":"\1",' "$r" || fail "report: $(cat "$r")"
+	grep -qE '"program":null,"cpus":"[0-9,-]+","ran":null,' "$r" || fail "report: $(cat "$r")"
+}
+
 @test "follow spec: --report writes one JSON line per process, survivors detached" {
 	needs_ptrace
 	load_slots --spread
@@ -2079,11 +2095,11 @@ $line2"
 	KILL+=("$pid")
 	eventually '[ "$(wc -l <"$r")" -eq 5 ]'
 	for re in \
-		"^\{\"version\":1,\"pid\":$sh_pid,\"ppid\":[0-9]+,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":3,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$true\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":null,\"signal\":15,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"version\":1,\"pid\":$pid,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":null,\"status\":null,\"signal\":null(,\"user\":$u,\"sys\":$u)?,\"detached\":true\}$"; do
+		"^\{\"version\":1,\"pid\":$sh_pid,\"ppid\":[0-9]+,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":$t,\"status\":3,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$true\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":$t,\"status\":null,\"signal\":15,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":$pid,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":null,\"status\":null,\"signal\":null(,\"user\":$u,\"sys\":$u)?,\"detached\":true\}$"; do
 		[ "$(grep -cE -- "$re" "$r")" -eq 1 ] || fail "no line like $re in:
 $(cat "$r")"
 		slot=$(grep -E -- "$re" "$r" | sed -E 's/.*"cpus":"([^"]*)".*/\1/')
