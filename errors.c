@@ -9,6 +9,7 @@
  * code left without words. What the user typed goes through msg_input,
  * so an echo is always one line.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -668,6 +669,12 @@ const char *errors_follow(const struct follow_start *st,
 	case FOLLOW_NO_SEIZE:
 		return say("%s", why);
 	case FOLLOW_NO_HELPER:
+		if (st->err == EAGAIN && f->nproc_limit >= 0)
+			return say("%s: the user's process limit (RLIMIT_NPROC "
+				   "%lld, %lld running) has no room for its %u "
+				   "processes and one of the command's",
+				   why, f->nproc_limit, f->nproc_running,
+				   f->nproc_needs);
 		return say("%s: %s", why, sys);
 	case FOLLOW_OK:
 		break;

@@ -84,6 +84,10 @@ struct follow_facts {
 	int seccomp_mode; /* host_seccomp_mode() */
 	int yama_scope;	  /* host_yama_scope() */
 	const char *comm; /* the tracer's name, for FOLLOW_TRACED */
+	/* For FOLLOW_NO_HELPER with EAGAIN: RLIMIT_NPROC (-1: none binds),
+	 * the user's tasks now, and the processes the tracer needs. */
+	long long nproc_limit, nproc_running;
+	unsigned nproc_needs;
 };
 const char *errors_follow(const struct follow_start *st,
 			  const struct follow_facts *f);

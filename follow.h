@@ -104,6 +104,12 @@ static inline const char *follow_strerror(enum follow_unavailable why)
 	return "unknown error";
 }
 
+/* The processes the tracer keeps of the user's RLIMIT_NPROC beside the
+ * command: the helper, and the bell of its seccomp listener (a third, the
+ * helper's parent, lives a moment). Where pinrun stays the command's
+ * parent (--wait-all, PID 1) pinrun itself is one more. */
+#define FOLLOW_PROCESSES 2
+
 /* Whether programs that trace work under --follow: a seccomp filter hands
  * each ptrace attach (PTRACE_TRACEME, PTRACE_ATTACH, PTRACE_SEIZE) in the
  * tree to the tracer first, which lets go of both sides. */

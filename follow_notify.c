@@ -352,10 +352,15 @@ void listener_refuse(struct listener *l, unsigned long long id, int err)
 void listener_tell(struct listener *l, const void *mask, size_t mask_bytes)
 {
 	const struct seccomp_notif *req = l->req;
-	/* A mask as long as NR_CPUS allows, at most. */
+	/* A mask as long as NR_CPUS allows (8192 bits), eight times over. */
 	unsigned char buf[8192];
-	size_t len = req->data.args[1] < sizeof(buf) ? (size_t)req->data.args[1]
-						     : sizeof(buf);
+	/* The length is an unsigned int to the kernel, which truncates the
+	 * register and checks that (len * 8 overflowing, len not a multiple
+	 * of a long). It is asked the same: with no buffer where ours is
+	 * shorter (a valid length is then EFAULT, an invalid one EINVAL), then
+	 * for the mask, so that the caller has its errors and its count,
+	 * never more than len. */
+	unsigned int len = (unsigned int)req->data.args[1];
 	struct iovec here = { buf, 0 }, there;
 	long n;
 
@@ -363,6 +368,14 @@ void listener_tell(struct listener *l, const void *mask, size_t mask_bytes)
 	    (pid_t)req->data.args[0] != (pid_t)req->pid) {
 		listener_answer(l, req->id); /* another task's: the truth */
 		return;
+	}
+	if (len > sizeof(buf)) {
+		if (syscall(SYS_sched_getaffinity, 0, len, NULL) < 0 &&
+		    errno != EFAULT) {
+			listener_answer(l, req->id); /* the kernel's error */
+			return;
+		}
+		len = sizeof(buf);
 	}
 	n = syscall(SYS_sched_getaffinity, 0, len, buf);
 	if (n <= 0) {

@@ -120,6 +120,7 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 	if (wait_all) {
 		int word[2];
 		pid_t child;
+		struct sigaction had;
 
 		if (pipe2(word, O_CLOEXEC) < 0) {
 			st->why = FOLLOW_NO_HELPER;
@@ -127,9 +128,11 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 			return -1;
 		}
 		fflush(NULL);
+		host_sigchld_default(&had);
 		if ((child = fork()) < 0) {
 			st->why = FOLLOW_NO_HELPER;
 			st->err = errno;
+			host_sigchld_restore(&had);
 			close(word[0]);
 			close(word[1]);
 			return -1;
@@ -141,6 +144,13 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 			st->waiter = true;
 			return 0;
 		}
+		host_sigchld_restore(&had);
+		/* SIGKILL of pinrun (Popen.kill, Go's Process.Kill) is
+		 * meant for the command: it dies of it as it would without
+		 * pinrun, and its children run on as they would. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != me)
+			_exit(PINRUN_EXIT_FAILURE);
 		close(word[0]);
 		st->word = word[1];
 		st->command = me = getpid();
@@ -153,8 +163,14 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 		/* The intermediate: a new session, the helper, and gone, so
 		 * the helper is nobody's child the command knows of. */
 		setsid();
-		if ((helper = fork()) != 0)
+		if ((helper = fork()) != 0) {
+			/* (a fork refused: its errno, negated, for a pid) */
+			pid_t e = -errno;
+
+			if (helper < 0 && write(up[1], &e, sizeof(e)) < 0)
+				_exit(1);
 			_exit(helper < 0);
+		}
 		close(down[1]);
 		close(up[0]);
 		if (hot_cpu >= 0) {
@@ -185,9 +201,9 @@ int follow_start(struct follow_start *st, int hot_cpu, bool wait_all,
 	close(up[1]);
 	while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
 		;
-	if (read_all(up[0], &helper, sizeof(helper)) < 0) {
+	if (read_all(up[0], &helper, sizeof(helper)) < 0 || helper <= 0) {
 		st->why = FOLLOW_NO_HELPER;
-		st->err = ECHILD;
+		st->err = helper < 0 ? -helper : ECHILD;
 		goto fail;
 	}
 	/* Under Yama's scope 1 only a named tracer may attach to a process
@@ -228,11 +244,14 @@ static pid_t forward_to;
 
 /* As PID 1 pinrun receives only the signals it handles: pass them on,
  * from the handler itself (a flag would wait for the next tracee event).
- * Those the terminal sent went to the command's group already. */
+ * Those the terminal sent went to the command's group already, but for a
+ * hangup: the kernel sends it to the session's leader alone, which
+ * without pinrun would be the command. */
 static void forward(int sig, siginfo_t *info, void *unused)
 {
 	(void)unused;
-	if (info->si_code != SI_KERNEL && forward_to > 0)
+	if (forward_to > 0 && (info->si_code != SI_KERNEL ||
+			       (sig == SIGHUP && getsid(0) == getpid())))
 		kill(forward_to, sig);
 }
 
@@ -277,10 +296,13 @@ int follow_parent(const struct follow_ops *ops, char **command,
 	struct sigaction sa = { .sa_sigaction = forward,
 				.sa_flags = SA_SIGINFO | SA_RESTART };
 	int gate[2], err[2], e = 0;
-	long options = FOLLOW_OPTIONS | PTRACE_O_EXITKILL |
-		       (ops->wait_all ? PTRACE_O_TRACEEXIT : 0);
+	/* No exit event: that is how the helper holds the command's zombie
+	 * for its parent; here pinrun is the parent and reaps it itself
+	 * (with --wait-all, then goes on with the tree). */
+	long options = FOLLOW_OPTIONS | PTRACE_O_EXITKILL;
 	pid_t child;
 	char traced = 1;
+	struct sigaction had;
 
 	memset(st, 0, sizeof(*st));
 	st->sock = -1;
@@ -288,11 +310,15 @@ int follow_parent(const struct follow_ops *ops, char **command,
 	st->tell_affinity = ops->affinity != NULL;
 	*exec_error = 0;
 	*status = 0;
-	if ((child = fork_piped(gate, err, st)) < 0)
+	host_sigchld_default(&had);
+	if ((child = fork_piped(gate, err, st)) < 0) {
+		host_sigchld_restore(&had);
 		return -1;
+	}
 	if (child == 0) {
 		char go = 0;
 
+		host_sigchld_restore(&had);
 		close(gate[1]);
 		close(err[0]);
 		sched_setaffinity(0, ops->mask_bytes, mask);

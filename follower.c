@@ -219,7 +219,10 @@ static void on_moved(void *ctx, pid_t from, pid_t to)
 
 static void on_exec(void *ctx, pid_t tid, const char *program)
 {
-	report_exec(&((struct follower *)ctx)->report, tid, program);
+	struct cpuset ran;
+
+	report_exec(&((struct follower *)ctx)->report, tid, program,
+		    host_get_affinity(tid, &ran) == 0 ? &ran : NULL);
 }
 
 /* A report that cannot be written is one warning, while the command
@@ -349,18 +352,41 @@ static void on_nnp_kept(void *ctx, unsigned processes)
 
 /* --- when ptrace cannot be used ------------------------------------------ */
 
-static const char *unavailable_reason(const struct follow_start *st)
+/* The processes --follow takes of RLIMIT_NPROC beside the command. */
+static unsigned tracer_processes(const struct options *o)
+{
+	return FOLLOW_PROCESSES + (o->wait_all || getpid() == 1);
+}
+
+static const char *unavailable_reason(const struct options *o,
+				      const struct follow_start *st)
 {
 	char comm[64] = "?";
 	struct follow_facts facts = {
 		.seccomp_mode = host_seccomp_mode(),
 		.yama_scope = host_yama_scope(),
 		.comm = comm,
+		.nproc_limit = -1,
+		.nproc_needs = tracer_processes(o),
 	};
 
 	if (st->why == FOLLOW_TRACED)
 		host_comm(st->tracer, comm, sizeof(comm));
+	if (st->why == FOLLOW_NO_HELPER && st->err == EAGAIN &&
+	    host_nproc(&facts.nproc_limit, &facts.nproc_running) != 0)
+		facts.nproc_limit = -1;
 	return errors_follow(st, &facts);
+}
+
+/* Whether RLIMIT_NPROC leaves room for the tracer and one process of the
+ * command's: else following would take what the command may need, where
+ * a plain run has it. */
+static bool nproc_room(const struct options *o)
+{
+	long long limit, running;
+
+	return host_nproc(&limit, &running) != 0 ||
+	       limit - running >= (long long)tracer_processes(o) + 1;
 }
 
 /* --explain: whether programs that trace work in the followed tree. */
@@ -431,8 +457,24 @@ static void __attribute__((noreturn)) finish(bool report_lost, int status)
 	mirror(status);
 }
 
-/* What the helper tells the waiting pinrun (--wait-all). */
+/* What the helper tells the waiting pinrun (--wait-all), as its last
+ * word: the tree ended (its report whole, or lost lines); none at all, the
+ * helper ended before the tree (killed). The command says it runs
+ * unfollowed (no helper). */
+#define TREE_ENDED  'E'
 #define REPORT_LOST 'R'
+#define UNFOLLOWED  'U'
+
+/* The helper ended before the tree did: say what was lost. */
+static void tracer_lost(const struct options *o)
+{
+	msg_note("warning: --follow's tracer ended before the command's tree "
+		 "did: the processes started since were neither placed nor "
+		 "waited for%s%s%s",
+		 o->report ? ", and report '" : "",
+		 o->report ? msg_input(o->report) : "",
+		 o->report ? "' lacks their lines" : "");
+}
 
 /* --- starting ------------------------------------------------------------ */
 
@@ -448,7 +490,7 @@ as_parent(const struct options *o, const struct policy_plan *plan,
 	if (follow_parent(ops, o->command, slots_mask(&f->slots, f->slots.n),
 			  &whole, o->follow_strict, &st, &status,
 			  &exec_error) < 0)
-		unavailable(o, unavailable_reason(&st), &plan->cpus);
+		unavailable(o, unavailable_reason(o, &st), &plan->cpus);
 	if (exec_error)
 		act_cannot_run(o->command[0], exec_error);
 	finish(f->report.err != 0, status);
@@ -482,6 +524,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	struct stat self;
 	enum host_gain gain;
 	int fd = -1;
+	long long link_owner;
 
 	policy_slot_cpus(plan, 0, &first);
 	/* A command that would lose its privileges runs unfollowed. */
@@ -496,16 +539,26 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		act_bind(0, &plan->cpus);
 		return;
 	}
-	if (o->report && (fd = report_open(o->report)) < 0)
+	if (o->report && (fd = report_open(o->report, &link_owner)) < 0) {
+		if (fd == -EACCES && link_owner >= 0)
+			msg_die("cannot open report '%s': a symbolic link "
+				"owned by uid %lld in a shared sticky "
+				"directory, not followed (as "
+				"fs.protected_symlinks has it): give a path of "
+				"your own",
+				msg_input(o->report), link_owner);
 		msg_die("cannot open report '%s': %s", msg_input(o->report),
 			fd == -ENXIO ? "a FIFO that no process reads"
 				     : strerror(-fd));
+	}
 	if (slots_init(&f.slots, plan->nslots, plan_slot, plan, &plan->cpus))
 		msg_die("out of memory");
 	report_init(&f.report, fd);
 	f.o = o;
 	f.whole = plan->cpus;
-	f.command_parent = getppid();
+	/* The command is pinrun's child as PID 1 and with --wait-all; else it
+	 * is pinrun itself, exec'd. */
+	f.command_parent = getpid() == 1 || o->wait_all ? getpid() : getppid();
 	ops.keep_fd = fd;
 	ops.mask_bytes = f.slots.mask_bytes;
 	ops.threads = true; /* on_place answers for threads without --threads */
@@ -516,6 +569,14 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		ops.nested_dev = self.st_dev; /* a nested pinrun: let go */
 		ops.nested_ino = self.st_ino;
 	}
+	if (!nproc_room(o)) {
+		memset(&st, 0, sizeof(st));
+		st.why = FOLLOW_NO_HELPER;
+		st.err = EAGAIN;
+		unavailable(o, unavailable_reason(o, &st), &plan->cpus);
+		act_bind(0, &plan->cpus);
+		return;
+	}
 	/* No helper can work as PID 1: trace as the parent. */
 	if (getpid() == 1)
 		as_parent(o, plan, &f, &ops);
@@ -525,7 +586,8 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	 * of children that their parents wait for runs. */
 	if (follow_start(&st, cpulist_next(&first, -1), o->wait_all,
 			 ops.affinity != NULL) < 0) {
-		unavailable(o, unavailable_reason(&st), &plan->cpus);
+		follow_tell(&st, UNFOLLOWED);
+		unavailable(o, unavailable_reason(o, &st), &plan->cpus);
 		act_bind(0, &plan->cpus);
 		return;
 	}
@@ -533,7 +595,9 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		char word;
 		int status = follow_wait(&st, &word);
 
-		finish(word == REPORT_LOST, status);
+		if (!word)
+			tracer_lost(o);
+		finish(word == REPORT_LOST || (!word && o->report), status);
 	}
 	if (st.in_tracer) {
 		/* Past a file size limit, a write fails (EFBIG), and the
@@ -541,8 +605,7 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		signal(SIGXFSZ, SIG_IGN);
 		f.command = st.command;
 		follow_run(&ops, &st);
-		if (f.report.err)
-			follow_tell(&st, REPORT_LOST);
+		follow_tell(&st, f.report.err ? REPORT_LOST : TREE_ENDED);
 		slots_free(&f.slots);
 		report_free(&f.report);
 		exit(PINRUN_EXIT_OK);

@@ -377,6 +377,21 @@ int host_fd_above_stdio(int fd)
 	return moved;
 }
 
+void host_sigchld_default(struct sigaction *had)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	sigemptyset(&dfl.sa_mask);
+	if (sigaction(SIGCHLD, NULL, had) == 0 &&
+	    (had->sa_handler == SIG_IGN || (had->sa_flags & SA_NOCLDWAIT)))
+		sigaction(SIGCHLD, &dfl, NULL);
+}
+
+void host_sigchld_restore(const struct sigaction *had)
+{
+	sigaction(SIGCHLD, had, NULL);
+}
+
 int host_comm(pid_t pid, char *buf, size_t size)
 {
 	char path[64];
@@ -535,6 +550,42 @@ pid_t host_task_in_ns(pid_t of, pid_t vtid)
 	}
 	closedir(d);
 	return found;
+}
+
+int host_nproc(long long *limit, long long *running)
+{
+	struct rlimit rl;
+	uid_t me = getuid();
+	DIR *d;
+	struct dirent *e;
+
+	*running = 0;
+	if (getrlimit(RLIMIT_NPROC, &rl) < 0)
+		return -errno;
+	if (rl.rlim_cur == RLIM_INFINITY || me == 0 ||
+	    host_capable(CAP_SYS_RESOURCE) || host_capable(CAP_SYS_ADMIN))
+		return 1;
+	*limit = (long long)rl.rlim_cur;
+	if (!(d = opendir("/proc")))
+		return -errno;
+	while ((e = readdir(d))) {
+		char uid[256];
+		unsigned long pid, ruid;
+		size_t len;
+		long long threads;
+
+		if (num_decimal(e->d_name, NUM_TO_NUL, 1, INT_MAX, &pid,
+				NULL) != NUM_OK ||
+		    status_field((pid_t)pid, "Uid", uid, sizeof(uid)) < 0 ||
+		    num_decimal(uid, NUM_TO_NUL, 0, UINT_MAX, &ruid, &len) !=
+			NUM_OK ||
+		    ruid != me ||
+		    (threads = host_status_number((pid_t)pid, "Threads")) < 1)
+			continue;
+		*running += threads;
+	}
+	closedir(d);
+	return 0;
 }
 
 /* A capability set of our /proc/PID/status ("CapEff:	000001ffffffffff")

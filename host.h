@@ -5,6 +5,7 @@
 #ifndef PINRUN_HOST_H
 #define PINRUN_HOST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -58,6 +59,14 @@ int host_yama_scope(void);
  * is later opened as stdin, stdout or stderr does not land on it. -1 with
  * errno when the copy fails; a negative fd is returned as it is. */
 int host_fd_above_stdio(int fd);
+/* Before a fork whose child the caller waits for: where SIGCHLD is
+ * ignored (SIG_IGN or SA_NOCLDWAIT, from whatever started pinrun), the
+ * kernel would reap the child at its end and the wait would find no
+ * child, so the caller takes the default; *had keeps what it had, which
+ * the child puts back with host_sigchld_restore (for a command to
+ * inherit, as without pinrun), and the caller too where it has waited. */
+void host_sigchld_default(struct sigaction *had);
+void host_sigchld_restore(const struct sigaction *had);
 int host_comm(pid_t pid, char *buf, size_t size);
 
 /* The thread ids of a process, in a new array the caller frees. */
@@ -82,6 +91,12 @@ pid_t host_task_in_ns(pid_t of, pid_t vtid);
 /* Whether the caller has the capability cap (CAP_*) in its effective
  * set. */
 bool host_capable(int cap);
+/* What RLIMIT_NPROC leaves the caller's real user: *limit, the soft
+ * limit, and *running, the tasks (threads count) the user runs now, from
+ * /proc. Returns 0; 1 when no limit binds (none set, or the caller is
+ * root or has CAP_SYS_RESOURCE or CAP_SYS_ADMIN, whom the kernel
+ * exempts); or a negative errno. */
+int host_nproc(long long *limit, long long *running);
 /* Whether the running kernel's version is at least major.minor. */
 bool host_kernel_at_least(unsigned major, unsigned minor);
 

@@ -94,6 +94,7 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 	enum topo_err e;
 	int fd[2], status;
 	pid_t pid;
+	struct sigaction had;
 
 	*out = NULL;
 	if (pipe2(fd, O_CLOEXEC) < 0)
@@ -112,11 +113,17 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 		return topo_fail(err, TOPO_E_SYSTEM, sys);
 	}
 	fflush(NULL);
+	host_sigchld_default(&had);
 	if ((pid = fork()) < 0) {
 		int sys = errno;
 
+		host_sigchld_restore(&had);
 		close(fd[0]);
 		close(fd[1]);
+		/* At the user's process limit (RLIMIT_NPROC), where a plain
+		 * taskset would run: hwloc reads here, unguarded. */
+		if (sys == EAGAIN)
+			return topo_load(kind, arg, devices, out, err);
 		return topo_fail(err, TOPO_E_SYSTEM, sys);
 	}
 	if (pid == 0) {
@@ -128,6 +135,7 @@ int loader_load(enum topo_source_kind kind, const char *arg, bool devices,
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	host_sigchld_restore(&had);
 	if (e == TOPO_OK && (!WIFEXITED(status) || WEXITSTATUS(status) ||
 			     buf.len < sizeof(answer)))
 		e = TOPO_E_CRASHED;

@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -22,6 +24,7 @@ struct report_proc {
 	const char *cpus; /* owned by the slots; NULL: refused */
 	double start;
 	char *program;
+	char *ran; /* its CPUs at its last exec, or NULL */
 };
 
 static double now(void)
@@ -32,14 +35,64 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int report_open(const char *path)
+/* Open path as open(2) does, but for what the kernel's protected_symlinks
+ * rule refuses (applied here even where the sysctl is off): a last
+ * component that is a symbolic link in a world-writable sticky directory,
+ * owned by neither the caller nor the directory's owner. Another user may
+ * have planted it to have a file of ours truncated; stickiness keeps our
+ * own link, once seen, from being swapped. Refused: -1, errno EACCES and
+ * *link_owner its owner. */
+static int open_unplanted(const char *path, int flags, long long *link_owner)
 {
-	int fd;
+	const char *slash = strrchr(path, '/'),
+		   *base = slash ? slash + 1 : path;
+	size_t len = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+	char dir[PATH_MAX];
+	struct stat ds, ls;
+	int dfd, fd, e;
 
+	/* A directory's name, or one too long: open says what it says. */
+	if (!*base || len >= sizeof(dir))
+		return open(path, flags, 0666);
+	memcpy(dir, slash ? path : ".", len);
+	dir[len] = '\0';
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return open(path, flags, 0666); /* its own errno */
+	if (fstat(dfd, &ds) < 0 || !(ds.st_mode & S_ISVTX) ||
+	    !(ds.st_mode & S_IWOTH)) {
+		fd = openat(dfd, base, flags, 0666);
+		goto done;
+	}
+	/* A link there is ELOOP (EACCES on some kernels, O_CREAT's). */
+	fd = openat(dfd, base, flags | O_NOFOLLOW, 0666);
+	if (fd < 0 && (errno == ELOOP || errno == EACCES) &&
+	    fstatat(dfd, base, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(ls.st_mode)) {
+		if (ls.st_uid != geteuid() && ls.st_uid != ds.st_uid) {
+			*link_owner = ls.st_uid;
+			errno = EACCES;
+		} else {
+			fd = openat(dfd, base, flags, 0666);
+		}
+	}
+done:
+	e = errno;
+	close(dfd);
+	errno = e;
+	return fd;
+}
+
+int report_open(const char *path, long long *link_owner)
+{
 	/* Non-blocking, so that a FIFO without a reader fails (ENXIO)
 	 * instead of waiting for one; the lines are then written blocking. */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK,
-		  0666);
+	int fd;
+
+	*link_owner = -1;
+	fd = open_unplanted(
+	    path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK,
+	    link_owner);
 	if (fd < 0)
 		return -errno;
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
@@ -73,6 +126,7 @@ void report_free(struct report *r)
 		struct report_proc *p = tidmap_find(&r->procs, pid);
 
 		free(p->program);
+		free(p->ran);
 	}
 	tidmap_free(&r->procs);
 }
@@ -84,10 +138,12 @@ void report_start(struct report *r, pid_t pid, pid_t ppid, const char *cpus)
 	if (r->fd < 0 || !(p = tidmap_insert(&r->procs, pid)))
 		return;
 	free(p->program);
+	free(p->ran);
 	p->ppid = ppid;
 	p->cpus = cpus;
 	p->start = now();
 	p->program = NULL;
+	p->ran = NULL;
 }
 
 void report_unplaced(struct report *r, pid_t pid)
@@ -100,14 +156,18 @@ void report_unplaced(struct report *r, pid_t pid)
 
 static void fail(struct report *r, int err);
 
-void report_exec(struct report *r, pid_t pid, const char *program)
+void report_exec(struct report *r, pid_t pid, const char *program,
+		 const struct cpuset *ran)
 {
 	struct report_proc *p = tidmap_find(&r->procs, pid);
 
 	if (!p)
 		return;
 	free(p->program);
-	if (!(p->program = strdup(program)))
+	free(p->ran);
+	p->ran = NULL;
+	if (!(p->program = strdup(program)) ||
+	    (ran && !(p->ran = cpulist_str(ran))))
 		fail(r, ENOMEM); /* the line would lack its program */
 }
 
@@ -185,6 +245,11 @@ static void line(struct report *r, pid_t pid, double end, int status,
 		json_string(j, p->cpus);
 	else
 		json_null(j); /* the kernel refused its slot */
+	json_key(j, "ran");
+	if (p->ran)
+		json_string(j, p->ran);
+	else
+		json_null(j); /* it never exec'd */
 	json_key(j, "start");
 	json_number(j, p->start, 6);
 	json_key(j, "end");
@@ -225,6 +290,7 @@ static void line(struct report *r, pid_t pid, double end, int status,
 	else
 		write_line(r, j->out.data, j->out.len);
 	free(p->program);
+	free(p->ran);
 	tidmap_remove(&r->procs, pid);
 }
 

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "cpulist.h"
 #include "json.h"
 #include "tidmap.h"
 
@@ -22,16 +23,22 @@ struct report {
 
 /* Open the report file for writing (created, or truncated): never on
  * descriptors 0-2, and without waiting for a reader when it is a FIFO
- * (-ENXIO when none reads it). Returns the descriptor or a negative
- * errno. */
-int report_open(const char *path);
+ * (-ENXIO when none reads it). A symbolic link that another user owns in
+ * a shared sticky directory (/tmp) is not followed, as the kernel's
+ * fs.protected_symlinks has it: -EACCES, and *link_owner is its owner's
+ * uid (-1 otherwise). Returns the descriptor or a negative errno. */
+int report_open(const char *path, long long *link_owner);
 void report_init(struct report *r, int fd);
 void report_free(struct report *r);
 /* A process started (cpus: the text of the slot it was given). */
 void report_start(struct report *r, pid_t pid, pid_t ppid, const char *cpus);
 /* The kernel refused its slot: its line says "cpus":null. */
 void report_unplaced(struct report *r, pid_t pid);
-void report_exec(struct report *r, pid_t pid, const char *program);
+/* It exec'd program, with the CPUs ran (NULL: unknown): where it runs,
+ * which differs from the slot it was given where it re-pinned itself
+ * first, as taskset and numactl do. */
+void report_exec(struct report *r, pid_t pid, const char *program,
+		 const struct cpuset *ran);
 /* A thread of process pid exec'd and took over its pid: the new program
  * runs where that thread ran (cpus: its slot's text; NULL: it was on no
  * slot, and the line keeps the process's). */

@@ -433,3 +433,15 @@ PY
 	assert_output "0,9,18,27"
 	[ "$(cache_state --topology "$E5" --spread=4)" = hit ]
 }
+
+@test "SIGCHLD ignored by pinrun's parent: a miss loads the topology in its child all the same (issue 31)" {
+	local want
+	want=$(PINRUN_NO_CACHE=1 "$PINRUN" --same-chip --json)
+	run --separate-stderr env --ignore-signal=CHLD "$PINRUN" --same-chip --json
+	assert_success
+	assert_output "$want"
+	[ "$(cache_state --same-chip)" = hit ]
+	run --separate-stderr env --ignore-signal=CHLD PINRUN_NO_CACHE=1 "$PINRUN" --same-chip --json
+	assert_success
+	assert_output "$want"
+}

@@ -147,17 +147,32 @@ t = threading.Thread(target=say, args=("thread",)); t.start(); t.join()'
 	needs_program python3
 	needs_notify
 	# (length, pointer): what the call returns, its errno, the first byte
-	# written; a short length is EINVAL, a bad pointer EFAULT, a long one
-	# the kernel's mask size.
+	# written, how many bytes past the buffer changed; a short
+	# length is EINVAL, a bad pointer EFAULT, a long one the kernel's mask
+	# size. The kernel reads the length as an unsigned int (issue 31):
+	# 0x80000000 overflows its check (EINVAL), 0xffffffff and -1 are odd
+	# (EINVAL), 0x100000001 is 1, 0x100000008 is 8 (into an 8-byte buffer).
+	# Each buffer is the length the kernel sees, at most 4096 bytes, and 64
+	# more bytes of 0xaa that nothing may write.
 	prog='import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 NR = 204 if os.uname().machine == "x86_64" else 123
-for n, bad in ((1, False), (8, False), (9, False), (1024, False), (1 << 20, False), (128, True)):
-    buf = ctypes.create_string_buffer(n)
+for n, bad in ((1, False), (8, False), (9, False), (1024, False), (1 << 20, False), (128, True),
+               (0x80000000, False), (0xffffffff, False), (-1, False), (0x100000001, False),
+               (0x100000008, False), (0x100000400, False), (0x20000008, False)):
+    n &= (1 << 64) - 1
+    size = min(n & 0xffffffff, 4096) + 64
+    buf = ctypes.create_string_buffer(b"\xaa" * size, size)
     r = libc.syscall(NR, 0, ctypes.c_size_t(n), None if bad else buf)
-    print(n, r, ctypes.get_errno() if r < 0 else 0, buf.raw[0] if r > 0 else "-")'
+    past = sum(1 for b in buf.raw[size - 64:] if b != 0xaa)
+    print(hex(n), r, ctypes.get_errno() if r < 0 else 0, buf.raw[0] if r > 0 else "-", past)'
 	plain=$("$PINRUN" --spread -- python3 -c "$prog")
-	[ "$(wc -l <<<"$plain")" -eq 6 ] || fail "plain: $plain"
+	[ "$(wc -l <<<"$plain")" -eq 13 ] || fail "plain: $plain"
+	# The kernel's own answers, as documented above (x86_64 and arm64).
+	grep -qx '0x80000000 -1 22 - 0' <<<"$plain" || fail "plain: $plain"
+	grep -qx '0xffffffffffffffff -1 22 - 0' <<<"$plain" || fail "plain: $plain"
+	grep -qx '0x100000001 -1 22 - 0' <<<"$plain" || fail "plain: $plain"
+	grep -qE '^0x100000008 8 0 [0-9]+ 0$' <<<"$plain" || fail "plain: $plain"
 	run --separate-stderr "$PINRUN" --spread --follow --threads -- sh -c 'python3 -c "$1"; exit 0' sh "$prog"
 	assert_success
 	assert_output "$plain"

@@ -512,6 +512,34 @@ group_term() {
 	grep -qx 'rc=0' <<<"$GOT" || fail "$GOT"
 }
 
+# The terminal closes (tmux kill-server, an ssh disconnect): the kernel
+# sends SIGHUP to the session's leader alone, here the pane's program.
+@test "follow 13c: pinrun leads the terminal's session: a hangup reaches the command, with and without --wait-all, as without pinrun (issue 31)" {
+	needs_ptrace
+	command -v tmux >/dev/null || skip_unless_works "no tmux"
+	local d=$BATS_TEST_TMPDIR mode pre pid
+	for mode in plain follow wait-all; do
+		case $mode in
+		plain) pre= ;;
+		follow) pre=$(printf '%q --follow --spread --' "$PINRUN") ;;
+		wait-all) pre=$(printf '%q --follow --wait-all --spread --' "$PINRUN") ;;
+		esac
+		TM=pf-$$-$BATS_TEST_NUMBER-$mode
+		TM_SOCKS+=("$TM")
+		tmux -L "$TM" -f /dev/null new-session -d -s t \
+			"$pre sh -c 'trap \"echo hup >\$0; exit 9\" HUP; echo \$\$ >\$1; while :; do sleep 0.05; done' $d/hup-$mode $d/pid-$mode" 3>&- ||
+			fail "tmux did not start"
+		eventually "[ -s $d/pid-$mode ]"
+		pid=$(cat "$d/pid-$mode")
+		KILL+=("$pid")
+		# The trap is set before the pid is written.
+		tmux -L "$TM" kill-server
+		eventually "[ -s $d/hup-$mode ]"
+		assert_equal "$mode $(cat "$d/hup-$mode")" "$mode hup"
+		eventually "[ ! -d /proc/$pid ] || [ \"\$(state_of $pid)\" = Z ]"
+	done
+}
+
 @test "follow 13b: as PID 1 (pinrun the parent), kill -TERM -PGID: TERM counted, never lost" {
 	needs_ptrace
 	needs_pidns
@@ -756,6 +784,20 @@ typed_line() {
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 	# Ended: gone, or a zombie that its new parent has yet to reap.
 	[ ! -d "/proc/$pid" ] || [ "$(state_of "$pid")" = Z ] || fail "the survivor still runs"
+}
+
+@test "follow 23b: the report's ppid of the command is its real parent, with and without --wait-all" {
+	needs_ptrace
+	local r=$BATS_TEST_TMPDIR/r w opts
+	for w in plain --wait-all; do
+		rm -f "$r"
+		opts=()
+		[ "$w" = plain ] || opts=("$w")
+		run --separate-stderr "$PINRUN" --follow "${opts[@]}" --spread --report "$r" -- sh -c 'echo $PPID'
+		assert_success
+		[[ "$output" =~ ^[0-9]+$ ]] || fail "output: $output"
+		grep -q "^{\"version\":1,\"pid\":[0-9]*,\"ppid\":$output," "$r" || fail "$w: parent $output, report: $(cat "$r")"
+	done
 }
 
 @test "follow 24: a setsid daemon's later children inherit its CPUs (the whole placement), nothing hangs" {
@@ -1220,6 +1262,52 @@ interleave $nodes"
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 }
 
+@test "follow 37e: pinrun as PID 1 with --wait-all waits for the whole tree (issue 31)" {
+	needs_ptrace
+	needs_pidns
+	local d=$BATS_TEST_TMPDIR
+	# The namespace ends with pinrun: a pinrun that returned early kills
+	# the background work, and late is never written.
+	run --separate-stderr unshare -fp --mount-proc "$PINRUN" --follow --wait-all --spread --report "$d/r" -- sh -c '(sleep 0.5; echo late >"$1") & exit 6' sh "$d/f"
+	assert_failure 6
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	assert_equal "$(cat "$d/f" 2>&1)" late
+	# The command, the subshell and its sleep: each ended, each reported.
+	[ "$(grep -c '"end":[0-9]' "$d/r")" -eq 3 ] || fail "report: $(cat "$d/r")"
+	assert_equal "$(grep -c '"status":6,' "$d/r")" 1
+	# The command is pinrun's child here, pinrun PID 1.
+	assert_equal "$(grep -c '"ppid":1,.*"status":6,' "$d/r")" 1
+}
+
+# Whatever started pinrun ignored SIGCHLD (env --ignore-signal=CHLD: a CI
+# runner, a daemon that never waits): the kernel would reap a child at its
+# end, and a parent that waits would find none.
+@test "follow 37f: SIGCHLD ignored by pinrun's parent: --wait-all and PID 1 give the command's status; the command still inherits the ignored SIGCHLD (issue 31)" {
+	needs_ptrace
+	needs_pidns
+	local ign=(env --ignore-signal=CHLD) w opts plain
+	plain=$("${ign[@]}" grep '^SigIgn:' /proc/self/status)
+	[ $((0x${plain#*:$'\t'} >> 16 & 1)) -eq 1 ] || fail "env does not ignore SIGCHLD: $plain"
+	for w in plain --wait-all; do
+		opts=()
+		[ "$w" = plain ] || opts=("$w")
+		run --separate-stderr "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- sh -c 'exit 5'
+		assert_failure 5
+		run --separate-stderr "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- sh -c 'kill -TERM $$'
+		assert_failure 143
+		run --separate-stderr "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- grep '^SigIgn:' /proc/self/status
+		assert_success
+		assert_output "$plain"
+		# As PID 1: the command let go at its exec (a nested pinrun)
+		# ends untraced, as an ordinary child of pinrun's.
+		run --separate-stderr unshare -fp --mount-proc "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- sh -c 'exec "$1" --spread -- sh -c "exit 5"' sh "$PINRUN"
+		assert_failure 5
+		run --separate-stderr unshare -fp --mount-proc "${ign[@]}" "$PINRUN" --follow "${opts[@]}" --spread -- grep '^SigIgn:' /proc/self/status
+		assert_success
+		assert_output "$plain"
+	done
+}
+
 # Every descendant of a pid.
 descendants() {
 	local c
@@ -1265,6 +1353,77 @@ descendants() {
 
 # ===========================================================================
 # Load, reuse, odd programs (rows 39-45)
+
+# The helper killed (kill -9 of the tracer): the tree runs on untraced, and
+# with --wait-all pinrun, still there, says what was lost.
+@test "follow 38c: kill -9 of the helper under --wait-all: a warning that the rest is not followed and the report cut short (issue 31)" {
+	needs_ptrace
+	load_slots --spread
+	local d=$BATS_TEST_TMPDIR r w pid tracer s want
+	for r in report none; do
+		rm -f "$d/pid" "$d/go" "$d/r"
+		w=(--report "$d/r")
+		[ "$r" = report ] || w=()
+		"$PINRUN" --follow --wait-all --spread "${w[@]}" -- sh -c 'echo $$ >"$1/pid"; while [ ! -e "$1/go" ]; do sleep 0.05; done; /bin/true; exit 0' sh "$d" </dev/null >"$d/out" 2>"$d/err" 3>&- &
+		KILL+=("$!")
+		eventually "[ -s $d/pid ]"
+		pid=$(cat "$d/pid")
+		KILL+=("$pid")
+		eventually '[[ "$(tracer_of "$pid")" == [1-9]* ]]'
+		tracer=$(tracer_of "$pid")
+		kill -9 "$tracer"
+		eventually '[ "$(tracer_of "$pid")" = 0 ]'
+		touch "$d/go"
+		wait "$!" && s=0 || s=$?
+		want="pinrun: warning: --follow's tracer ended before the command's tree did: the processes started since were neither placed nor waited for"
+		if [ "$r" = report ]; then
+			# Lines are missing: a command that succeeded fails.
+			[ "$s" -eq 125 ] || fail "status $s: $(cat "$d/err")"
+			want+=", and report '$d/r' lacks their lines"
+		else
+			[ "$s" -eq 0 ] || fail "status $s: $(cat "$d/err")"
+		fi
+		assert_equal "$(cat "$d/err")" "$want"
+	done
+	# Where ptrace is refused, the command runs unfollowed, and nothing
+	# more is said.
+	run --separate-stderr "$HELPERS/seccomp_noptrace" "$PINRUN" --follow --wait-all --spread --report "$d/r" -- sh -c 'exit 3'
+	assert_failure 3
+	[[ "$stderr" =~ $(warning_re "$CPUS") ]] || fail "stderr: $stderr"
+	run --separate-stderr "$HELPERS/seccomp_noptrace" "$PINRUN" --follow=strict --wait-all --spread -- true
+	assert_failure 125
+	assert_equal "$stderr" "pinrun: --follow=strict: ptrace unavailable (ptrace is denied by a seccomp filter)"
+}
+
+# RLIMIT_NPROC counts every task of a real user: a user of this test's own
+# (no process of it runs elsewhere) under prlimit.
+@test "follow spec: RLIMIT_NPROC: the tracer takes no room a plain run needs, and says why it does not follow (issue 31)" {
+	needs_ptrace
+	needs_root
+	load_slots --spread
+	local u=$((61000 + $$ % 1000)) cache=$BATS_TEST_TMPDIR/cache as
+	mkdir -m 777 "$cache"
+	as=(setpriv --reuid="$u" --regid="$u" --clear-groups env XDG_CACHE_HOME="$cache")
+	[ -z "$(ps -o pid= -u "$u")" ] || skip_unless_works "uid $u runs processes here"
+	# At 1, a plain run (a cold cache: hwloc's reader is a child of its
+	# own) as taskset would have it.
+	run --separate-stderr prlimit --nproc=1 "${as[@]}" "$PINRUN" --spread -- sh -c 'exec echo ran'
+	assert_success
+	assert_output ran
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	# At 3, a command with one child works plainly; the tracer (the
+	# helper and its bell) would take its room: it runs unfollowed.
+	run --separate-stderr prlimit --nproc=3 "${as[@]}" "$PINRUN" --spread -- sh -c '/bin/true && echo ran'
+	assert_success
+	assert_output ran
+	run --separate-stderr prlimit --nproc=3 "${as[@]}" "$PINRUN" --follow --spread -- sh -c '/bin/true && echo ran'
+	assert_success
+	assert_output ran
+	assert_equal "$stderr" "pinrun: warning: --follow unavailable (cannot start the tracer: the user's process limit (RLIMIT_NPROC 3, 1 running) has no room for its 2 processes and one of the command's): children inherit CPUs $CPUS"
+	run --separate-stderr prlimit --nproc=3 "${as[@]}" "$PINRUN" --follow=strict --wait-all --spread -- true
+	assert_failure 125
+	assert_equal "$stderr" "pinrun: --follow=strict: ptrace unavailable (cannot start the tracer: the user's process limit (RLIMIT_NPROC 3, 1 running) has no room for its 3 processes and one of the command's)"
+}
 
 @test "follow 39: 2000 fork/_exit: all pinned, every process reported" {
 	needs_ptrace
@@ -1790,6 +1949,55 @@ status 0" ]'
 $line2"
 }
 
+@test "follow hygiene: --report refuses another user's symbolic link in a shared sticky directory, follows one of its own (issue 31)" {
+	needs_ptrace
+	needs_root
+	local d t=$BATS_TEST_TMPDIR/target
+	# A shared directory like /tmp: world-writable and sticky.
+	d=$(mktemp -d /tmp/pinrun-sticky.XXXXXX)
+	SHARED=$d
+	chmod 1777 "$d"
+	echo keep >"$t"
+	# nobody plants a link to a file of root's; root runs pinrun.
+	"${NOBODY[@]}" ln -s "$t" "$d/planted"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/planted" -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 125
+	assert_output ""
+	[ "$stderr" = "pinrun: cannot open report '$d/planted': a symbolic link owned by uid 65534 in a shared sticky directory, not followed (as fs.protected_symlinks has it): give a path of your own" ] || fail "stderr: $stderr"
+	assert_equal "$(cat "$t")" keep
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "the command ran"
+	# A dangling one is refused as well (it would create the file).
+	"${NOBODY[@]}" ln -s "$BATS_TEST_TMPDIR/new" "$d/dangling"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/dangling" -- true
+	assert_failure 125
+	[ ! -e "$BATS_TEST_TMPDIR/new" ] || fail "the link was followed"
+	# Root's own link there, and a plain file there: written.
+	ln -s "$t" "$d/mine"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/mine" -- sh -c 'exit 3'
+	assert_failure 3
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	grep -q '"status":3,' "$t" || fail "report: $(cat "$t")"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/plain" -- sh -c 'exit 4'
+	assert_failure 4
+	grep -q '"status":4,' "$d/plain" || fail "report: $(cat "$d/plain")"
+	# The directory's owner's link is followed, as the kernel does.
+	chown 65534 "$d"
+	echo keep >"$t"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/planted" -- sh -c 'exit 5'
+	assert_failure 5
+	grep -q '"status":5,' "$t" || fail "report: $(cat "$t")"
+	# Not shared (not sticky): followed, as ever.
+	chown 0 "$d"
+	chmod 0777 "$d"
+	run --separate-stderr "$PINRUN" --follow --spread --report "$d/dangling" -- true
+	assert_success
+	grep -q '"status":0,' "$BATS_TEST_TMPDIR/new" || fail "report: $(cat "$BATS_TEST_TMPDIR/new")"
+	# A name without a directory, in the current one.
+	run --separate-stderr env -C "$BATS_TEST_TMPDIR" "$PINRUN" --follow --spread --report rel -- sh -c 'exit 6'
+	assert_failure 6
+	grep -q '"status":6,' "$BATS_TEST_TMPDIR/rel" || fail "report: $(cat "$BATS_TEST_TMPDIR/rel")"
+}
+
 @test "follow 35b: --follow=strict as PID 1 with ptrace denied runs nothing" {
 	needs_pidns
 	run --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
@@ -1849,6 +2057,22 @@ $line2"
 	done
 }
 
+@test "follow spec: --report records the slot given and where the process ran after re-pinning itself (issue 31)" {
+	needs_ptrace
+	needs_two_cpus
+	load_slots --spread
+	local r=$BATS_TEST_TMPDIR/r first
+	first=$(expand "$CPUS" | cut -d, -f1)
+	# The command re-pins itself (taskset, then exec), a child does not,
+	# a subshell never exec's.
+	run --separate-stderr "$PINRUN" --follow --spread --report "$r" -- sh -c '/bin/true; (exit 0); exec taskset -c "$1" sh -c "exit 0"' sh "$first"
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	grep -qE "\"program\":\"[^\"]*/dash\",\"cpus\":\"$CPUS\",\"ran\":\"$first\"," "$r" || fail "report: $(cat "$r")"
+	grep -qE '"program":"[^"]*/true","cpus":"([0-9,-]+)","ran":"\1",' "$r" || fail "report: $(cat "$r")"
+	grep -qE '"program":null,"cpus":"[0-9,-]+","ran":null,' "$r" || fail "report: $(cat "$r")"
+}
+
 @test "follow spec: --report writes one JSON line per process, survivors detached" {
 	needs_ptrace
 	load_slots --spread
@@ -1871,11 +2095,11 @@ $line2"
 	KILL+=("$pid")
 	eventually '[ "$(wc -l <"$r")" -eq 5 ]'
 	for re in \
-		"^\{\"version\":1,\"pid\":$sh_pid,\"ppid\":[0-9]+,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":3,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$true\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":null,\"signal\":15,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
-		"^\{\"version\":1,\"pid\":$pid,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"start\":$t,\"end\":null,\"status\":null,\"signal\":null(,\"user\":$u,\"sys\":$u)?,\"detached\":true\}$"; do
+		"^\{\"version\":1,\"pid\":$sh_pid,\"ppid\":[0-9]+,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":$t,\"status\":3,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$true\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sh\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":$t,\"status\":null,\"signal\":15,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":[0-9]+,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":$t,\"status\":0,\"signal\":null,\"user\":$u,\"sys\":$u\}$" \
+		"^\{\"version\":1,\"pid\":$pid,\"ppid\":$sh_pid,\"program\":\"$sleep\",\"cpus\":\"([0-9,-]+)\",\"ran\":\"\\1\",\"start\":$t,\"end\":null,\"status\":null,\"signal\":null(,\"user\":$u,\"sys\":$u)?,\"detached\":true\}$"; do
 		[ "$(grep -cE -- "$re" "$r")" -eq 1 ] || fail "no line like $re in:
 $(cat "$r")"
 		slot=$(grep -E -- "$re" "$r" | sed -E 's/.*"cpus":"([^"]*)".*/\1/')
@@ -2064,6 +2288,28 @@ start_waiting() {
 	st=0
 	wait "$PID" || st=$?
 	[ "$st" -eq 137 ] || fail "status $st after SIGKILL"
+}
+
+@test "follow wait-all: SIGKILL of pinrun kills the command as a SIGKILL of the command would, its children run on (issue 31)" {
+	needs_ptrace
+	local f=$BATS_TEST_TMPDIR/ready cmd child st
+	start_waiting 'sleep 1000 </dev/null >/dev/null 2>&1 & echo $! >"$1.child"; while :; do sleep 0.05; done'
+	eventually '[ -s "$f.child" ]'
+	cmd=$(cat "$f")
+	child=$(cat "$f.child")
+	KILL+=("$child")
+	kill -KILL "$PID"
+	st=0
+	wait "$PID" || st=$?
+	[ "$st" -eq 137 ] || fail "status $st after SIGKILL"
+	# Gone (or a zombie its new parent has yet to reap), as if killed.
+	eventually '[ ! -d "/proc/$cmd" ] || [ "$(state_of "$cmd")" = Z ]'
+	[ -d "/proc/$child" ] && [ "$(state_of "$child")" != Z ] || fail "the command's child died too"
+	# The one trace of pinrun the command can see, and only under
+	# --wait-all: its parent-death signal.
+	run --separate-stderr "$PINRUN" --spread --follow --wait-all -- python3 -c 'import ctypes, signal; s = ctypes.c_int(); ctypes.CDLL(None).prctl(2, ctypes.byref(s)); print(s.value == signal.SIGKILL)'
+	assert_success
+	assert_output True
 }
 
 @test "follow report: the command's line is written when pinrun returns (200 runs, loaded)" {

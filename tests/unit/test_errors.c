@@ -2,6 +2,8 @@
 /* Unit tests for the words: every code of every module has a reason
  * phrase, errors.c composes a whole message for each (never a fallback,
  * never a missing value), and what the user typed is echoed safely. */
+#include <errno.h>
+
 #include "check.h"
 #include "errors.h"
 #include "message.h"
@@ -250,6 +252,20 @@ TEST(launcher_and_follow_words)
 	st.why = FOLLOW_DENIED;
 	EXPECT(!strcmp(errors_follow(&st, &ff),
 		       "ptrace is denied by Yama (ptrace_scope 3)"));
+	/* RLIMIT_NPROC's words where it is known, the errno's otherwise. */
+	st.why = FOLLOW_NO_HELPER;
+	st.err = EAGAIN;
+	ff.nproc_limit = 3;
+	ff.nproc_running = 1;
+	ff.nproc_needs = 2;
+	EXPECT(!strcmp(errors_follow(&st, &ff),
+		       "cannot start the tracer: the user's process limit "
+		       "(RLIMIT_NPROC 3, 1 running) has no room for its 2 "
+		       "processes and one of the command's"));
+	ff.nproc_limit = -1;
+	EXPECT(!strcmp(errors_follow(&st, &ff),
+		       "cannot start the tracer: Resource temporarily "
+		       "unavailable"));
 }
 
 TEST(device_and_memory_words)
