@@ -683,9 +683,10 @@ cleanup hot 6"
 	done
 	run --separate-stderr "$COMPARE" --from "$rec" --fail-if-slower 5
 	assert_failure 1
-	assert_line "hot           7       0    1.7e+308    1.7e+308    1.7e+308    0  1.70e+608  [1.70e+608, 1.70e+608]  slower"
-	assert_line "spread        7       0  4.941e-324  4.941e-324  4.941e-324    0   4.94e-24  [4.94e-24, 4.94e-24]    faster"
-	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 5%: ratio 1.70e+608, 95% CI [1.70e+608, 1.70e+608]" ]
+	assert_line "hot           7       0    1.7e+308    1.7e+308    1.7e+308    0  1.70e+608  [1.70e+608, 1.70e+608]  slower than 5%"
+	assert_line "spread        7       0  4.941e-324  4.941e-324  4.941e-324    0   4.94e-24  [4.94e-24, 4.94e-24]    no slower than 5%"
+	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 5%: ratio 1.70e+608, 95% CI [1.70e+608, 1.70e+608]
+pinrun-compare: 'spread' is no slower than 'none' by more than 5%: ratio 4.94e-24, 95% CI [4.94e-24, 4.94e-24]" ]
 	for fmt in json markdown csv; do
 		run --separate-stderr "$COMPARE" --from "$rec" --format "$fmt" --plot "$BATS_TEST_TMPDIR/h.svg"
 		assert_success
@@ -728,21 +729,21 @@ import os
 status = int(os.environ["STATUS"])
 hot = doc["placements"][1]
 v = hot["verdict"]
-assert v in ("slower", "faster", "no significant difference", "cannot decide", "too few runs (need 6)"), hot
+assert v in ("slower than 10%", "no slower than 10%", "not decided at 10%"), hot
 assert hot["pairs"] == 6 and hot["runs"] == 6 and hot["failed"] == 0, hot
-if v == "slower":
-    assert hot["ci_low"] > 1, hot
-elif v == "faster":
-    assert hot["ci_high"] < 1, hot
-elif v == "no significant difference":
-    assert hot["ci_low"] <= 1 <= hot["ci_high"], hot
+if v == "slower than 10%":
+    assert hot["ci_low"] > 1.1, hot
+elif v == "no slower than 10%":
+    assert hot["ci_high"] <= 1.1, hot
+else:
+    assert hot["ci_low"] <= 1.1 < hot["ci_high"], hot
 assert hot["slower_than_allowed"] == (status == 1), (status, hot)
-assert hot["slower_than_allowed"] == (v == "slower" and hot["ci_low"] > 1.1), hot
+assert hot["slower_than_allowed"] == (v == "slower than 10%"), hot
 assert hot["cannot_decide"] == (status == 4), (status, hot)' <<<"$output"
 	case $status in
-	0) [ -z "$stderr" ] || fail "exit 0 with: $stderr" ;;
+	0) [[ "$stderr" == "pinrun-compare: 'hot' is no slower than 'spread' by more than 10%: ratio "* ]] || fail "exit 0 with: $stderr" ;;
 	1) [[ "$stderr" == "pinrun-compare: 'hot' is slower than 'spread' by more than 10%: ratio "* ]] || fail "no gate message: $stderr" ;;
-	4) [[ "$stderr" == "pinrun-compare: cannot decide whether 'hot' is slower than 'spread' by more than 10%: "* ]] || fail "no reason: $stderr" ;;
+	4) [[ "$stderr" == "pinrun-compare: not decided whether 'hot' is slower than 'spread' by more than 10%: ratio "* ]] || fail "no reason: $stderr" ;;
 	esac
 }
 
@@ -923,9 +924,12 @@ assert [r["placement"] for r in rows] == ["none", "spread --follow"] * 2, rows' 
 unpaired 1.02984410281552 0.824787157383437 1.28717875578308"
 	run --separate-stderr "$COMPARE" --from drift.csv --fail-if-slower 2
 	assert_failure 1
-	assert_line "hot        1       12       0   1.492  1.032  2.060  0.309  1.030  [1.029, 1.031]  slower"
+	assert_line "hot        1       12       0   1.492  1.032  2.060  0.309  1.030  [1.029, 1.031]  slower than 2%"
 	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 2%: ratio 1.030, 95% CI [1.029, 1.031]" ]
+	# 3%: the interval straddles 1.030, not decided.
 	run --separate-stderr "$COMPARE" --from drift.csv --fail-if-slower 3
+	assert_failure 4
+	run --separate-stderr "$COMPARE" --from drift.csv --fail-if-slower 4
 	assert_success
 }
 
@@ -1029,7 +1033,7 @@ assert (p["verdict"], p["slower_than_allowed"], p["cannot_decide"]) == ("cannot 
 	run --separate-stderr "$COMPARE" -q -n 6 -w 0 -p none -p hot --timeout 0.3 \
 		--fail-if-slower 10 -- sh -c 'test "$(nproc)" -gt 1 || sleep 30'
 	assert_failure 1
-	assert_line --regexp '^hot +[0-9]+ +0 +6 +(- +)+[0-9.]+ +\[[0-9.]+, [0-9.]+\] +slower$'
+	assert_line --regexp '^hot +[0-9]+ +0 +6 +(- +)+[0-9.]+ +\[[0-9.]+, [0-9.]+\] +slower than 10%$'
 	assert_line "failed: hot, runs 2, 4, 6, 8, 10, 12: killed after the 0.3 s timeout"
 	[ "${stderr%%:*}" = "pinrun-compare" ]
 	assert_equal "${stderr_lines[0]%%:*}" "pinrun-compare"
@@ -1186,15 +1190,17 @@ assert doc["analysis"] == "paired by round" and doc["interrupted"] is None
 assert doc["runs_per_placement"] == 8 and doc["warmup_rounds"] == 1
 assert doc["confidence"] == 0.95 and doc["fail_if_slower_pct"] == 10
 p = doc["placements"]
-assert [x["verdict"] for x in p] == ["baseline", "slower", "faster"]
+assert [x["verdict"] for x in p] == ["baseline", "slower than 10%", "no slower than 10%"]
+assert [x["decision"] for x in p] == [None, "slower", "no slower"]
 assert [x["slower_than_allowed"] for x in p] == [False, True, False]
 assert [x["pinrun"] for x in p] == [None, ["--hot"], ["--spread"]]
 assert [x["cpus"] for x in p] == ["0-1", "1", "0-1"]
 assert p[1] == {"placement": "hot", "pinrun": ["--hot"], "cpus": "1", "runs": 8,
     "failed": 0, "median": 2.025992, "min": 1.951605, "max": 2.059216,
     "mad": 0.0273145, "pairs": 8, "ratio": 2.01293965, "ci_low": 1.94396086,
-    "ci_high": 2.09134744, "log_ratio": 0.699596168, "method": "exact", "verdict": "slower",
-    "runs_needed": None, "slower_than_allowed": True, "cannot_decide": False}, p[1]
+    "ci_high": 2.09134744, "log_ratio": 0.699596168, "method": "exact",
+    "verdict": "slower than 10%", "runs_needed": None, "slower_than_allowed": True,
+    "cannot_decide": False, "decision": "slower", "rounds_to_decide": None}, p[1]
 assert len(doc["runs"]) == 27
 assert [r["phase"] for r in doc["runs"][:4]] == ["warmup"] * 3 + ["measure"]
 assert list(doc["runs"][0]) == ["seq", "round", "phase", "placement", "status",
@@ -1252,23 +1258,40 @@ cpus $SECOND,$SECOND"
 @test "compare: --fail-if-slower exits 1 only beyond the percentage" {
 	run --separate-stderr "$COMPARE" --from shift.csv --fail-if-slower 90
 	assert_failure 1
-	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 90%: ratio 2.013, 95% CI [1.944, 2.091]" ]
+	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 90%: ratio 2.013, 95% CI [1.944, 2.091]
+pinrun-compare: 'spread' is no slower than 'none' by more than 90%: ratio 0.502, 95% CI [0.491, 0.510]" ]
 	run --separate-stderr "$COMPARE" --from shift.csv --fail-if-slower 95
+	assert_failure 4
+	[ "${stderr_lines[0]}" = "pinrun-compare: 'spread' is no slower than 'none' by more than 95%: ratio 0.502, 95% CI [0.491, 0.510]" ]
+	[ "${stderr_lines[1]}" = "pinrun-compare: not decided whether 'hot' is slower than 'none' by more than 95%: ratio 2.013, 95% CI [1.944, 2.091], 0.147 wide, straddles 1.950; about 4 more rounds would decide it (the interval narrows as 1/sqrt(rounds))" ]
+	run --separate-stderr "$COMPARE" --from shift.csv --fail-if-slower 110
 	assert_success
-	[ -z "$stderr" ]
 	run --separate-stderr "$COMPARE" --from identical.csv --fail-if-slower 0
 	assert_success
+	# The old gate passed a straddling interval; now it is not decided.
 	run --separate-stderr "$COMPARE" --from noisy.csv --fail-if-slower 0
+	assert_failure 4
+	assert_line "hot        1       10       0   10.41  9.02  11.46  0.66  1.061  [0.954, 1.170]  not decided at 0%"
+	run --separate-stderr "$COMPARE" --from noisy.csv --fail-if-slower 10
+	assert_failure 4
+	[ "$stderr" = "pinrun-compare: not decided whether 'hot' is slower than 'none' by more than 10%: ratio 1.061, 95% CI [0.954, 1.170], 0.216 wide, straddles 1.100; about 78 more rounds would decide it (the interval narrows as 1/sqrt(rounds))" ]
+	run --separate-stderr "$COMPARE" --from noisy.csv --fail-if-slower 20
 	assert_success
+	[ "$stderr" = "pinrun-compare: 'hot' is no slower than 'none' by more than 20%: ratio 1.061, 95% CI [0.954, 1.170]" ]
 	# A rate: slower by more than 40% is less than 0.6 times the rate.
 	run --separate-stderr "$COMPARE" --from rate.csv --fail-if-slower 40
 	assert_failure 1
-	[ "$stderr" = "pinrun-compare: 'hot' is slower than 'none' by more than 40%: ratio 0.495, 95% CI [0.486, 0.504]" ]
-	run --separate-stderr "$COMPARE" --from rate.csv --fail-if-slower 50
+	[ "${stderr_lines[0]}" = "pinrun-compare: 'hot' is slower than 'none' by more than 40%: ratio 0.495, 95% CI [0.486, 0.504]" ]
+	assert_line "hot              1        6       0    49.4  48.4   51.5  0.8  0.495  [0.486, 0.504]  slower than 40%"
+	run --separate-stderr "$COMPARE" --from rate.csv -p none -p 'spread --follow' --fail-if-slower 3
+	assert_failure 4
+	[ "$stderr" = "pinrun-compare: not decided whether 'spread --follow' is slower than 'none' by more than 3%: ratio 0.992, 95% CI [0.963, 1.042], 0.079 wide, straddles 0.970; about 22 more rounds would decide it (the interval narrows as 1/sqrt(rounds))" ]
+	run --separate-stderr "$COMPARE" --from rate.csv --fail-if-slower 52
 	assert_success
 	# Against hot, the others are faster: nothing to fail.
 	run --separate-stderr "$COMPARE" --from shift.csv --baseline hot --fail-if-slower 0
 	assert_success
+	assert_line --index 5 "spread     0-1      8       0   0.506  0.487  0.514  0.006  0.249  [0.241, 0.256]  no slower than 0%"
 }
 
 @test "compare: --fail-if-slower cannot decide with too few runs: exit 4, never a pass" {
@@ -1693,10 +1716,21 @@ for step in job["steps"]:
     if name.startswith("Compare"):
         rounds = [l for l in r.stderr.splitlines() if l.startswith("pinrun-compare: round ")]
         print("%s: %d progress lines" % (name, len(rounds)))
-        # The gate's verdict is the machine's (a loaded runner, a sanitizer
-        # build): what must hold is that it decided, 0 or 1, not 2 to 4.
-        print("%s: %s" % (name, "decided" if r.returncode in (0, 1)
-                                 else "exit %d" % r.returncode))
+        # The gate's answer is the machine's (a loaded runner, a sanitizer
+        # build): what must hold is that the exit status is the answer's:
+        # 0 only when every placement is no slower than 10%, 1 when one
+        # is slower, 4 when one is not decided; never a pass otherwise.
+        said = [l for l in r.stderr.splitlines() if " than 'none' by more than 10%" in l]
+        no_slower = [l for l in said if l.startswith("pinrun-compare: '")
+                     and " is no slower than " in l]
+        slower = [l for l in said if l.startswith("pinrun-compare: '")
+                  and " is slower than " in l]
+        open_ = [l for l in said if l.startswith(("pinrun-compare: not decided ",
+                                                  "pinrun-compare: cannot decide "))]
+        answer = {0: len(no_slower) == 3 and not slower and not open_,
+                  1: bool(slower), 4: bool(open_) and not slower}
+        print("%s: %s" % (name, "answered" if answer.get(r.returncode)
+                                 else "exit %d: %s" % (r.returncode, said)))
         continue
     print("%s: exit %d" % (name, r.returncode))
     ok = ok and r.returncode == 0
@@ -1707,7 +1741,7 @@ Check out pinrun: copied
 Install pinrun's dependencies: gcc make pkg-config libhwloc-dev hwloc python3 time installed: True
 Install pinrun: exit 0
 Compare placements of the build: 7 progress lines
-Compare placements of the build: decided
+Compare placements of the build: answered
 Summary: exit 0
 Keep the runs: placement.csv placement.svg, missing: []"
 	cd project

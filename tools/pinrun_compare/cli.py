@@ -47,9 +47,10 @@ Options:
                                as at least <s>
  -i, --ignore-status         a non-zero exit status does not fail a run,
                                and failed runs never stop the comparison
-     --fail-if-slower <pct>  exit 1 when a placement is slower than the
-                               baseline by more than <pct> percent, and 4
-                               when the runs are too few to tell
+     --fail-if-slower <pct>  decide each placement against a margin of
+                               <pct> percent: exit 0 only when all are no
+                               slower, 1 when one is slower, 4 when the
+                               interval straddles it (not decided)
      --format <format>       table, markdown, csv or json (default table)
  -o, --output <file>         write the report there; the table goes to stdout
      --export-csv <file>     write every run there too, as it is made

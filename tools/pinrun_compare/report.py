@@ -10,7 +10,7 @@ from .paths import escape
 from .common import CONFIDENCE, COUNTERS, PROG
 from .common import CSV_FIELDS
 from .record import RECORD_MARK, csv_line, info_lines
-from .stats import shortfall
+from .stats import NO_SLOWER, OPEN, SLOWER, percent, shortfall
 
 
 # --- what the reports say ----------------------------------------------------
@@ -133,20 +133,49 @@ def failures(tally, labels):
 
 
 def gate_lines(rows, meta):
+    """What the margin decided, a line per placement that it did."""
     out = []
     for r in rows:
-        if r.gate:
+        if r.decision == SLOWER:
             out.append("'%s' is slower than '%s' by more than %g%%: ratio "
-                       "%s, 95%% CI %s" % (r.label, meta.baseline,
-                                           meta.fail_if_slower, fratio(r),
-                                           fci(r)))
+                       "%s, %s CI %s" % (r.label, meta.baseline,
+                                         meta.fail_if_slower, fratio(r),
+                                         level(meta), fci(r)))
+        elif r.decision == NO_SLOWER and r.censor is None:
+            out.append("'%s' is no slower than '%s' by more than %g%%: "
+                       "ratio %s, %s CI %s" % (r.label, meta.baseline,
+                                               meta.fail_if_slower,
+                                               fratio(r), level(meta),
+                                               fci(r)))
     return out
+
+
+def more_rounds_text(r):
+    """About how many more rounds would decide an open decision."""
+    more = r.more_rounds
+    if more is None:
+        return ""
+    if math.isinf(more):
+        return ("; the estimate sits on the margin: more rounds may never "
+                "decide it")
+    return ("; about %d more round%s would decide it (the interval "
+            "narrows as 1/sqrt(rounds))" % (more, "s"[:more != 1]))
 
 
 def undecided_lines(rows, meta):
     out = []
     for r in rows:
         if not r.undecided:
+            continue
+        if r.decision == OPEN:
+            ci = r.ci
+            out.append("not decided whether '%s' is slower than '%s' by "
+                       "more than %g%%: ratio %s, %s CI %s, %s wide, "
+                       "straddles %s%s" % (
+                           r.label, meta.baseline, meta.fail_if_slower,
+                           fratio(r), level(meta), fci(r),
+                           "%.3f" % (ci[1] - ci[0]),
+                           margin_text(meta), more_rounds_text(r)))
             continue
         why = shortfall(r)
         if why.startswith("cannot decide: "):
@@ -159,6 +188,20 @@ def undecided_lines(rows, meta):
                        "more than %g%%: %s" % (r.label, meta.baseline,
                                                meta.fail_if_slower, why))
     return out
+
+
+def margin_text(meta):
+    """The ratio the margin puts the line at: 1.100 for a time 10%
+    slower, 0.900 for a rate 10% lower."""
+    pct = meta.fail_if_slower
+    if meta.better == "lower":
+        return "%.3f" % (1 + pct / 100)
+    return "%.3f" % max(0.0, 1 - pct / 100)
+
+
+def level(meta):
+    """The intervals' confidence, as the reports name it: 95%."""
+    return percent(getattr(meta, "confidence", CONFIDENCE))
 
 
 def method_line(meta):
@@ -406,6 +449,9 @@ def report_json(rows, record, meta):
             "method": e.method if e else None, "verdict": r.verdict,
             "runs_needed": e.needed if e else None,
             "slower_than_allowed": r.gate, "cannot_decide": r.undecided,
+            "decision": r.decision,
+            "rounds_to_decide": None if r.more_rounds is None
+            or math.isinf(r.more_rounds) else r.more_rounds,
         })
     # One placement, one run per line: easy to read, grep and diff.
     yield "{\n"
