@@ -90,7 +90,8 @@ make_project() {
 	assert_line "For more details see pinrun-compare(1)."
 	[ -z "$stderr" ]
 	for opt in runs warmup placement baseline prepare cleanup metric \
-		higher-is-better timeout ignore-status fail-if-slower format output \
+		higher-is-better timeout ignore-status fail-if-slower sequential \
+		max-rounds max-time format output \
 		export-csv export-json export-markdown plot quiet from help version; do
 		assert_output --partial -- "--$opt"
 		# ... and in the man page, as an option of its own.
@@ -1181,7 +1182,8 @@ Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baselin
 	json_check '
 assert list(doc) == ["command", "metric", "prepare", "cleanup", "better", "from",
     "host", "runs_per_placement", "warmup_rounds", "order", "analysis", "baseline",
-    "confidence", "fail_if_slower_pct", "interrupted", "stopped", "plot",
+    "confidence", "sequential_looks", "decided_at_round",
+    "fail_if_slower_pct", "interrupted", "stopped", "plot",
     "migrations_uncounted",
     "placements", "runs"], list(doc)
 assert doc["baseline"] == "none" and doc["better"] == "lower"
@@ -1312,6 +1314,62 @@ pinrun-compare: 'spread' is no slower than 'none' by more than 90%: ratio 0.502,
 	assert_failure 1
 	[ "${stderr_lines[0]}" = "pinrun-compare: 'n7' is slower than 'none' by more than 0%: ratio 1.035, 95% CI [1.001, 1.071]" ]
 	[ "${stderr_lines[1]}" = "pinrun-compare: cannot decide whether 'n3' is slower than 'none' by more than 0%: 3 paired runs reach at most 75% confidence; 6 would reach 95%" ]
+}
+
+@test "compare: --sequential needs a margin and a budget, never -n" {
+	refused "--sequential needs --fail-if-slower <pct>: the margin it decides each placement against" --sequential true
+	refused "--max-rounds is the budget of --sequential" --max-rounds 20 true
+	refused "--max-time is the budget of --sequential" --max-time 60 true
+	refused "--sequential chooses the number of rounds: give it a budget with --max-rounds, not -n" --sequential --fail-if-slower 5 -n 4 true
+	refused "invalid number of rounds '5': expected a whole number from 6 to 100000" --sequential --fail-if-slower 5 --max-rounds 5 true
+	refused "invalid time budget '0': expected a positive number" --sequential --fail-if-slower 5 --max-time 0 true
+	refused "--sequential cannot be used with --from: the runs are recorded" --from "$FIX/shift.csv" --sequential
+}
+
+@test "compare: --sequential stops at the first look where every placement is decided" {
+	# The same command twice: no slower than 50%, decided at the first
+	# look (10 rounds), at 99.3% (95% shared among 7 looks).
+	run --separate-stderr "$COMPARE" -q -w 0 -p none -p 'cpus 0-1' --sequential --fail-if-slower 50 \
+		--export-csv "$BATS_TEST_TMPDIR/seq.csv" --format json -- sleep 0.05
+	assert_success
+	[[ "$stderr" == "pinrun-compare: 'cpus 0-1' is no slower than 'none' by more than 50%: ratio "*", 99.3% CI ["* ]] || fail "$stderr"
+	json_check 'assert doc["decided_at_round"] == 10, doc["decided_at_round"]
+assert doc["sequential_looks"] == [10, 15, 22, 33, 50, 75, 100]
+assert abs(doc["confidence"] - (1 - 0.05 / 7)) < 1e-12
+assert doc["runs_per_placement"] == 10 and len(doc["runs"]) == 20
+assert doc["placements"][1]["decision"] == "no slower"' <<<"$output"
+	# The record keeps the looks: --from gives the same intervals.
+	run --separate-stderr "$COMPARE" --from "$BATS_TEST_TMPDIR/seq.csv" --fail-if-slower 50
+	assert_success
+	assert_line --index 1 --regexp "; sequential, 99.3% intervals \(95% shared among 7 looks at rounds 10, 15, 22, 33, 50, 75, 100\): decided after 10 rounds$"
+	assert_line --regexp "^placement .* 99.3% CI +verdict$"
+}
+
+@test "compare: --sequential stops when the rounds or the time run out, not decided" {
+	# A metric that makes the ratios 1.2 and 1/1.2 in turn, round after
+	# round: never decided, so the budget ends it, exit 4.
+	local c=$BATS_TEST_TMPDIR/count
+	local metric="n=\$(cat $c 2>/dev/null || echo 0); echo \$((n + 1)) >$c; case \$((n % 4)) in 0 | 3) echo 100 ;; *) echo 120 ;; esac"
+	run --separate-stderr "$COMPARE" -q -w 0 -p none -p 'cpus 0-1' --sequential --fail-if-slower 5 \
+		--max-rounds 6 --metric "$metric" -- sleep 0.05
+	assert_failure 4
+	assert_line --index 1 --regexp "; sequential, 95% intervals \(95% shared among 1 looks at rounds 6\): not decided within 6 rounds$"
+	assert_line --regexp "^cpus 0-1 +0-1 +6 +0 .* too few runs$"
+	# Each run 0.1 s at least (the metric's sleep: the command stops
+	# when the metric ends).
+	rm -f "$c"
+	metric="sleep 0.1; $metric"
+	run --separate-stderr "$COMPARE" -q -w 0 -p none -p 'cpus 0-1' --sequential --fail-if-slower 5 \
+		--max-time 0.5 --metric "$metric" --format json -- sleep 5
+	assert_failure 4
+	json_check 'n = doc["runs_per_placement"]
+assert 1 <= n <= 3, n
+assert doc["decided_at_round"] is None
+assert doc["placements"][1]["decision"] in (None, "not decided"), doc["placements"][1]' <<<"$output"
+	run --separate-stderr "$COMPARE" -q -w 0 -p none -p 'cpus 0-1' --sequential --fail-if-slower 5 \
+		--max-time 0.3 --metric "$metric" -- sleep 5
+	assert_failure 4
+	assert_line --index 1 --regexp ": not decided: the time budget of 0.3s was spent after [1-2] rounds?$"
 }
 
 # --- the plot ---------------------------------------------------------------
@@ -1605,7 +1663,8 @@ man_examples() {
 	case $status in
 	0) ;;
 	1) [[ "$stderr" == *"'same-chip' is slower than 'none' by more than 5%: ratio "* ]] || fail "status 1: $stderr" ;;
-	4) [[ "$stderr" == *"cannot decide whether 'same-chip' is slower than 'none' by more than 5%: "* ]] || fail "status 4: $stderr" ;;
+	4) [[ "$stderr" == *"cannot decide whether 'same-chip' is slower than 'none' by more than 5%: "* ||
+		"$stderr" == *"not decided whether 'same-chip' is slower than 'none' by more than 5%: "* ]] || fail "status 4: $stderr" ;;
 	*) fail "status $status: $stderr" ;;
 	esac
 	[ "$(wc -l <build.log)" -eq 22 ] || fail "$(wc -l <build.log) builds, not 22: --prepare did not clean"
@@ -1675,7 +1734,7 @@ job = wf["jobs"]["placement"]
 ws = os.path.join(tmp, "project")
 env = {k: v for k, v in os.environ.items() if k != "PINRUN"}
 env.update({k: str(v) for k, v in job["env"].items()})
-env.update(RUNS="6", RUNNER_TEMP=os.path.join(tmp, "runner"),
+env.update(MAX_ROUNDS="6", RUNNER_TEMP=os.path.join(tmp, "runner"),
            GITHUB_STEP_SUMMARY=os.path.join(tmp, "summary.md"),
            GITHUB_PATH=os.path.join(tmp, "github_path"))
 os.mkdir(env["RUNNER_TEMP"])

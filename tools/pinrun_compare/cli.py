@@ -51,6 +51,13 @@ Options:
                                <pct> percent: exit 0 only when all are no
                                slower, 1 when one is slower, 4 when the
                                interval straddles it (not decided)
+     --sequential            add rounds until every placement is decided
+                               against --fail-if-slower's margin, looking
+                               at 10, 15, 23, ... rounds with error rates
+                               that stay honest (see the man page)
+     --max-rounds <n>        --sequential's budget in rounds (default 100)
+     --max-time <s>          --sequential's budget in seconds: no round
+                               starts after it
      --format <format>       table, markdown, csv or json (default table)
  -o, --output <file>         write the report there; the table goes to stdout
      --export-csv <file>     write every run there too, as it is made
@@ -90,6 +97,9 @@ OPTIONS = (
     (("--timeout",), "timeout", True),
     (("-i", "--ignore-status"), "ignore_status", False),
     (("--fail-if-slower",), "fail_if_slower", True),
+    (("--sequential",), "sequential", False),
+    (("--max-rounds",), "max_rounds", True),
+    (("--max-time",), "max_time", True),
     (("--format",), "format", True),
     (("-o", "--output"), "output", True),
     (("--export-csv",), "export_csv", True),
@@ -105,7 +115,10 @@ OPTIONS = (
 REPEATABLE = ("placement", "from_file")
 # Options that only make sense when commands are run.
 RUN_ONLY = ("runs", "warmup", "prepare", "cleanup", "metric", "higher",
-            "timeout", "ignore_status")
+            "timeout", "ignore_status", "sequential", "max_rounds",
+            "max_time")
+# A sequential comparison's budget when --max-rounds is not given.
+SEQUENTIAL_ROUNDS = 100
 
 
 @dataclass
@@ -122,6 +135,8 @@ class Options:
     timeout: float | None = None
     ignore_status: bool = False
     fail_if_slower: float | None = None
+    sequential: bool = False
+    max_time: float | None = None
     format: str = "table"
     output: str | None = None
     export_csv: str | None = None
@@ -144,11 +159,13 @@ class Options:
 HYPERFINE = {
     "-r": "hyperfine's -r (--runs) is -n here: -n <n> rounds",
     "-m": None,  # -m is --metric here: checked as a command
-    "--min-runs": "every placement runs exactly -n <n> rounds here "
-                  "(hyperfine's --min-runs)",
-    "-M": "every placement runs exactly -n <n> rounds here (hyperfine's "
-          "-M is --max-runs)",
-    "--max-runs": "every placement runs exactly -n <n> rounds here",
+    "--min-runs": "every placement runs exactly -n <n> rounds here, or "
+                  "--sequential rounds until decided (hyperfine's "
+                  "--min-runs)",
+    "-M": "every placement runs exactly -n <n> rounds here, or "
+          "--sequential --max-rounds <n> (hyperfine's -M is --max-runs)",
+    "--max-runs": "every placement runs exactly -n <n> rounds here, or "
+                  "--sequential --max-rounds <n> until decided",
     "-N": "no shell runs the command here: it is its words already "
           "(hyperfine's -N is --shell=none)",
     "--shell": "no shell runs the command here: give its words, or "
@@ -333,6 +350,33 @@ def same_file(a, b):
     return where(a) == where(b)
 
 
+def sequential_options(o, values):
+    """--sequential and its budget: rounds until every placement is
+    decided against --fail-if-slower's margin, at most --max-rounds (and
+    --max-time seconds)."""
+    o.sequential = "sequential" in values
+    budget = [opt for name, opt in (("max_rounds", "--max-rounds"),
+                                    ("max_time", "--max-time"))
+              if name in values]
+    if not o.sequential:
+        if budget:
+            raise UsageError("%s is the budget of --sequential" % budget[0])
+        return
+    if o.fail_if_slower is None:
+        raise UsageError("--sequential needs --fail-if-slower <pct>: the "
+                         "margin it decides each placement against")
+    if "runs" in values:
+        raise UsageError("--sequential chooses the number of rounds: give "
+                         "it a budget with --max-rounds, not -n")
+    o.runs = SEQUENTIAL_ROUNDS
+    if "max_rounds" in values:
+        o.runs = whole_number(values["max_rounds"], "number of rounds", 6,
+                              MAX_RUNS)
+    if "max_time" in values:
+        o.max_time = positive_number(values["max_time"], "time budget",
+                                     False)
+
+
 def parse_args(argv):
     """Everything checked before anything runs: an Options."""
     given, command = split_options(argv)
@@ -390,6 +434,7 @@ def parse_args(argv):
                                            "percentage", True)
     if "timeout" in values:
         o.timeout = positive_number(values["timeout"], "timeout", False)
+    sequential_options(o, values)
     for name in ("metric", "prepare", "cleanup"):
         if name in values:
             setattr(o, name, shell_command(values[name], name))

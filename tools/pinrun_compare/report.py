@@ -41,6 +41,12 @@ class Meta:
     changed: list = field(default_factory=list)  # conditions, first to last
     uncounted: str | None = None  # why the kernel counted no migrations
     differ: list = field(default_factory=list)  # records' conditions
+    confidence: float = CONFIDENCE  # of the intervals
+    labels: list = field(default_factory=list)
+    looks: list = field(default_factory=list)  # --sequential's rounds
+    looked: int = 0  # how many looks it made
+    decided_at: int | None = None  # the round every placement was decided
+    budget_spent: str | None = None  # the time budget, spent undecided
 
 
 # Wall time in the unit that gives its largest median 1 to 999.
@@ -108,6 +114,8 @@ def heading(meta):
         where = "%d run%s per placement after %d warm-up round%s, " \
                 "interleaved" % (meta.runs, "s"[:meta.runs != 1],
                                  meta.warmup, "s"[:meta.warmup != 1])
+    if meta.looks:
+        where += "; " + sequential_text(meta)
     if meta.interrupted:
         where += "; interrupted by %s after %d of %d runs" % (
             meta.interrupted, meta.runs_made, meta.runs_planned)
@@ -117,6 +125,20 @@ def heading(meta):
     elif meta.cut:
         where += "; the record ends before its last line: cut short"
     return where
+
+
+def sequential_text(meta):
+    """How a sequential comparison ended, in a clause."""
+    k = len(meta.looks)
+    text = "sequential, %s intervals (95%% shared among %d looks at " \
+        "rounds %s)" % (level(meta), k, ", ".join(map(str, meta.looks)))
+    if meta.decided_at is not None:
+        text += ": decided after %d rounds" % meta.decided_at
+    elif meta.budget_spent:
+        text += ": not decided: %s" % meta.budget_spent
+    elif meta.from_file is None and not (meta.interrupted or meta.stopped):
+        text += ": not decided within %d rounds" % meta.looks[-1]
+    return text
 
 
 def failures(tally, labels):
@@ -201,13 +223,13 @@ def margin_text(meta):
 
 def level(meta):
     """The intervals' confidence, as the reports name it: 95%."""
-    return percent(getattr(meta, "confidence", CONFIDENCE))
+    return percent(meta.confidence)
 
 
 def method_line(meta):
     return ("ratio: Hodges-Lehmann estimate of the per-round ratios "
-            "placement / baseline (%s); CI: Wilcoxon signed-rank, 95%%" %
-            meta.baseline)
+            "placement / baseline (%s); CI: Wilcoxon signed-rank, %s" %
+            (meta.baseline, level(meta)))
 
 
 def show_cpus(rows):
@@ -274,7 +296,7 @@ def summary_lines(rows, meta):
 def report_table(rows, tally, meta):
     fnum = number_format(rows, meta)
     head = ["placement", "CPUs", "runs", "failed", "median", "min", "max",
-            "MAD", "ratio", "95% CI", "verdict"]
+            "MAD", "ratio", "%s CI" % level(meta), "verdict"]
     body = [[r.label, r.cpus or "-", str(r.runs), str(r.failed),
              fnum(r.median), fnum(r.min), fnum(r.max),
              fnum(r.mad), fratio(r), fci(r), r.verdict]
@@ -355,7 +377,8 @@ def report_markdown(rows, tally, meta, base_dir=None):
                                  md_code(getattr(meta, name))), ""]
     cpus = show_cpus(rows)
     out.append("| placement |%s runs | failed | median | min | max | MAD | "
-               "ratio | 95%% CI | verdict |" % (" CPUs |" if cpus else ""))
+               "ratio | %s CI | verdict |" % (" CPUs |" if cpus else "",
+                                              level(meta)))
     out.append("|---|%s--:|--:|--:|--:|--:|--:|--:|:-:|---|" %
                ("---|" if cpus else ""))
     for r in rows:
@@ -371,9 +394,9 @@ def report_markdown(rows, tally, meta, base_dir=None):
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
     out.append("Ratio: the Hodges–Lehmann estimate of the per-round ratios "
-               "placement / baseline (%s), with the 95%% confidence "
+               "placement / baseline (%s), with the %s confidence "
                "interval of the Wilcoxon signed-rank test." %
-               md_code(meta.baseline))
+               (md_code(meta.baseline), level(meta)))
     notes = [md_cell(w) for w in warnings(rows, meta)]
     notes += [md_cell(line) for line in summary_lines(rows, meta)]
     notes += ["%s: %s" % (md_code(r.label), shortfall(r)) for r in rows
@@ -427,7 +450,9 @@ def report_json(rows, record, meta):
         "order": "round-robin",
         "analysis": "paired by round",
         "baseline": meta.baseline,
-        "confidence": CONFIDENCE,
+        "confidence": meta.confidence,
+        "sequential_looks": meta.looks or None,
+        "decided_at_round": meta.decided_at,
         "fail_if_slower_pct": meta.fail_if_slower,
         "interrupted": meta.interrupted,
         "stopped": meta.stopped,

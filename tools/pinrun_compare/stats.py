@@ -567,6 +567,54 @@ def rounds_to_decide(e, better, pct):
     return max(1, total - e.pairs)
 
 
+# --- run until decided (--sequential) -----------------------------------------
+
+# The looks of a sequential comparison: the first at FIRST_LOOK rounds,
+# each next one LOOK_GROWTH times as many, the last at the budget.
+FIRST_LOOK = 10
+LOOK_GROWTH = 1.5
+
+
+def look_rounds(max_rounds):
+    """The rounds after which a sequential comparison looks: 10, 15, 23,
+    34, 51, 76, ..., and max_rounds (the only one below 10)."""
+    looks = []
+    n = FIRST_LOOK
+    while n < max_rounds:
+        looks.append(n)
+        n = max(n + 1, round(n * LOOK_GROWTH))
+    looks.append(max_rounds)
+    return looks
+
+
+def look_confidence(looks):
+    """Each look's interval confidence: the 5% error shared equally among
+    the planned looks (Bonferroni), so that the chance that any look's
+    interval misses the true ratio, and so of any wrong answer, stays at
+    most 5% however the looks' results depend on each other."""
+    return 1 - (1 - CONFIDENCE) / len(looks)
+
+
+def sequential_answer(logs, better, pct, max_rounds):
+    """A sequential comparison of one placement, on paired log ratios
+    given in round order (the simulation's and the tests' way in; the
+    live comparison makes the same looks through summarize): (the
+    answer, the rounds used, the Estimate of the last look)."""
+    looks = look_rounds(max_rounds)
+    confidence = look_confidence(looks)
+    e, answer, n = None, OPEN, 0
+    for n in looks:
+        if n > len(logs):
+            break
+        e = signed_rank(logs[:n], confidence)
+        if e.ci is None:
+            continue
+        answer = decide(e.ci, better, pct)
+        if answer != OPEN:
+            break
+    return answer, n, e
+
+
 def leaning(said, better):
     """Which way a verdict leans on the ratio of times: "up" when it
     needs the ratio high (slower, or faster for a rate), "down" when it
