@@ -289,8 +289,28 @@ def summary_lines(rows, meta):
             text += " (no interval: %s)" % r.verdict
         if r.verdict == "cannot decide":
             text += ", but cannot decide"
+        elif r.log_ci is not None and (r.decision is not None or
+                                       r.verdict not in ("faster",
+                                                         "slower")):
+            # The same statistic's verdict, so that "faster" beside "no
+            # significant difference" is not read as faster.
+            text += ": %s" % r.verdict
         out.append(text)
+    base = [r for r in rows if r.label == meta.baseline]
+    if base and any(differs(r, base[0]) for r in rows):
+        out.append("(the ratio pairs the runs round by round; the medians' "
+                   "ratio mixes rounds a drift of the machine slowed with "
+                   "rounds it did not, so the two may differ)")
     return out
+
+
+def differs(r, base):
+    """Whether the ratio of r's median to the baseline's lies outside r's
+    paired interval: the table's medians then seem to say otherwise."""
+    if r.log_ci is None or not r.median or not base.median:
+        return False
+    log = math.log(r.median) - math.log(base.median)
+    return not r.log_ci[0] <= log <= r.log_ci[1]
 
 
 def report_table(rows, tally, meta):
