@@ -123,8 +123,11 @@ make_project() {
 	run env -u PYTHONPATH "$d/usr/bin/pinrun-compare" --version
 	assert_success
 	assert_output "pinrun-compare $(cat "$REPO/VERSION")"
-	run "$d/usr/bin/pinrun-compare" --from "$FIX/shift.csv" --format json
+	# As root, where Python would write __pycache__ beside the package
+	# (PYTHONDONTWRITEBYTECODE, which CI may set, taken away): none.
+	run env -u PYTHONDONTWRITEBYTECODE "$d/usr/bin/pinrun-compare" --from "$FIX/shift.csv" --format json
 	assert_success
+	[ -z "$(find "$d" -name __pycache__ -o -name '*.pyc')" ] || fail "bytecode: $(find "$d" -name '*.pyc')"
 	run make -C "$REPO" uninstall PREFIX=/usr DESTDIR="$d"
 	assert_success
 	[ -z "$(find "$d" -type f)" ] || fail "left: $(find "$d" -type f)"
@@ -697,6 +700,34 @@ pinrun-compare: 'spread' is no slower than 'none' by more than 5%: ratio 4.94e-2
 	# A figure float() reads but a record must not hold.
 	printf '8,measure,none,ok,1_000,lower\n' >>"$rec"
 	bad_record "$rec: line 23: invalid figure '1_000'" --from "$rec"
+}
+
+@test "compare: --from reads a byte order mark, escapes the names it echoes, and a 100000-deep header is a bad record" {
+	cd "$BATS_TEST_TMPDIR"
+	# A UTF-8 byte order mark (as an editor or a spreadsheet saves one)
+	# before a record's first line, "# pinrun-compare record": the same
+	# record (it was refused: no column round, ...).
+	"$COMPARE" -q -n 6 -w 0 -p none --export-csv plain.csv -- true >/dev/null
+	{ printf '\357\273\277'; cat plain.csv; } >bom.csv
+	run --separate-stderr "$COMPARE" --from bom.csv
+	assert_success
+	[ "$output" = "$("$COMPARE" --from plain.csv | sed "s|plain.csv|bom.csv|")" ]
+	{ printf '\357\273\277'; cat "$FIX/shift.csv"; } >bom.csv
+	run --separate-stderr "$COMPARE" --from bom.csv
+	assert_success
+	# An ESC in a name, a CPU list and a host goes to the terminal escaped.
+	sed 's/,hot,1,/,\x1b[2Jhot,\x1b[2J1,/; s/Made-up CPU/\x1b]0;x\x07Made-up CPU/' "$FIX/shift.csv" >esc.csv
+	run --separate-stderr "$COMPARE" --from esc.csv --fail-if-slower 10
+	assert_failure 1
+	[[ "$output$stderr" != *$'\e'* && "$output$stderr" != *$'\a'* ]] || fail "a control character reached the terminal"
+	assert_line --regexp '^\\x1b\[2Jhot +\\x1b\[2J1 +8 '
+	assert_line "machine: \\x1b]0;x\\x07Made-up CPU, 2 CPUs, Linux 6.1.0"
+	[ "${stderr_lines[0]}" = "pinrun-compare: '\\x1b[2Jhot' is slower than 'none' by more than 10%: ratio 2.013, 95% CI [1.944, 2.091]" ]
+	# A header line nested 100000 deep: Python's parser gives up (it was
+	# an internal error, 70).
+	python3 -c 'import sys; sys.stdout.write("# pinrun-compare record\n# command: " + "[" * 100000 + "]" * 100000 + "\n")' >deep.csv
+	cat "$FIX/shift.csv" >>deep.csv
+	bad_record "deep.csv: line 2: '# command:' line: its value is nested too deeply" --from deep.csv
 }
 
 @test "compare: a metric that prints no number, or fails, fails the run" {
