@@ -180,6 +180,9 @@ make_project() {
 	refused "unknown option '-c': write --cleanup <cmd> (hyperfine's -c is --cleanup)" -c 'rm x' true
 	refused "unknown option '--setup': use --prepare <cmd>: it runs before every run" --setup 'make' true
 	refused "command 'gzip -c data' not found: give the words (gzip -c data), or sh -c 'gzip -c data'" 'gzip -c data'
+	# hyperfine's most common use, two commands: what this compares, and
+	# the hyperfine command that does the other job.
+	refused "command 'sleep 0.1' not found: pinrun-compare times one command under several placements (-p), given as its words (sleep 0.1); to compare several commands, use hyperfine 'sleep 0.1' 'sleep 0.2'" 'sleep 0.1' 'sleep 0.2'
 	refused "invalid prepare command 'no-such-tool --x': 'no-such-tool' not found" --prepare 'no-such-tool --x' true
 	refused "invalid placement '=hot': write -p hot or --placement=hot; placements: none, hot, same-chip, same-numa, same-cache, spread, 'cpus <list>', with pinrun's options after them ('spread --follow')" -p=hot true
 	refused "invalid placement 'hto' (did you mean hot?); placements: none, hot, same-chip, same-numa, same-cache, spread, 'cpus <list>', with pinrun's options after them ('spread --follow')" -p hto true
@@ -1207,6 +1210,35 @@ Ratio: the Hodges–Lehmann estimate of the per-round ratios placement / baselin
 	cmp shift.csv "$BATS_TEST_TMPDIR/copy.csv"
 }
 
+@test "compare: --export-json reads as hyperfine's: results[] with its keys and types" {
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "$COMPARE" -q -n 3 -w 0 -p none -p 'cpus 0' --export-json r.json -- sh -c 'exit 0'
+	assert_success
+	# As hyperfine's scripts/advanced_statistics.py and plot_whisker.py
+	# read it: json.load(f)["results"], each one's command (or name) and
+	# times; and every key of hyperfine's schema, with its type.
+	run python3 - r.json <<'EOF'
+import json, statistics, sys
+with open(sys.argv[1], encoding="utf-8") as f:
+    results = json.load(f)["results"]
+commands = [b["command"] for b in results]
+labels = [b.get("name", b["command"]) for b in results]
+times = [b["times"] for b in results]
+assert commands == ["sh -c 'exit 0'", "pinrun --cpus 0 -- sh -c 'exit 0'"], commands
+assert labels == ["none", "cpus 0"], labels
+for b, ts in zip(results, times):
+    assert len(ts) == 3 and all(type(t) is float and t > 0 for t in ts), ts
+    for key in ("mean", "stddev", "median", "min", "max", "user", "system"):
+        assert type(b[key]) is float, (key, b[key])
+    assert abs(b["mean"] - statistics.mean(ts)) < 1e-6, b
+    assert abs(b["stddev"] - statistics.stdev(ts)) < 1e-6, b
+    assert (b["median"], b["min"], b["max"]) == (statistics.median(ts), min(ts), max(ts)), b
+    assert b["exit_codes"] == [0, 0, 0], b
+print("read")
+EOF
+	assert_output "read"
+}
+
 @test "compare: --format json carries the summary and every run" {
 	run --separate-stderr "$COMPARE" --from shift.csv --format json --fail-if-slower 10
 	assert_failure 1
@@ -1216,7 +1248,7 @@ assert list(doc) == ["command", "metric", "prepare", "cleanup", "better", "from"
     "confidence", "sequential_looks", "decided_at_round",
     "fail_if_slower_pct", "interrupted", "stopped", "plot",
     "migrations_uncounted",
-    "placements", "runs"], list(doc)
+    "placements", "results", "runs"], list(doc)
 assert doc["baseline"] == "none" and doc["better"] == "lower"
 assert doc["host"] == "Made-up CPU, 2 CPUs, Linux 6.1.0"
 assert doc["analysis"] == "paired by round" and doc["interrupted"] is None

@@ -456,6 +456,57 @@ def jnum(x):
     return float("%.9g" % x)
 
 
+def hyperfine_results(rows, record, meta):
+    """hyperfine's results[]: per placement, its command as a shell line,
+    the mean, standard deviation (n - 1), median, min and max of its
+    measured figures, the figures in run order (times), the mean user and
+    system CPU seconds, and each run's exit code; name is the placement.
+    So that scripts written for hyperfine's --export-json read it."""
+    runs = {r.label: {"times": [], "user": [], "system": [], "codes": []}
+            for r in rows}
+    for run in record.runs():
+        got = runs.get(run.placement)
+        if got is None or run.phase != "measure" or run.status != "ok":
+            continue
+        got["times"].append(run.figure)
+        for key, value in (("user", run.user_s), ("system", run.sys_s)):
+            if value is not None:
+                got[key].append(value)
+        got["codes"].append(int(run.exit) if run.exit and
+                            run.exit.isdigit() else None)
+    out = []
+    for r in rows:
+        got = runs[r.label]
+        xs = got["times"]
+        words = meta.words.get(r.label)
+        command = shlex.join(meta.command) if meta.command else r.label
+        if words and meta.command:
+            command = shlex.join(["pinrun"] + list(words) + ["--"] +
+                                 list(meta.command))
+        out.append({
+            "command": command, "name": r.label,
+            "mean": jnum(sum(xs) / len(xs)) if xs else None,
+            "stddev": jnum(stdev(xs)),
+            "median": jnum(r.median), "min": jnum(r.min), "max": jnum(r.max),
+            "user": mean_or_none(got["user"]),
+            "system": mean_or_none(got["system"]),
+            "times": [jnum(x) for x in xs], "exit_codes": got["codes"],
+        })
+    return out
+
+
+def stdev(xs):
+    """The sample standard deviation (hyperfine's), None below 2."""
+    if len(xs) < 2:
+        return None
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def mean_or_none(xs):
+    return jnum(sum(xs) / len(xs)) if xs else None
+
+
 def report_json(rows, record, meta):
     doc = {
         "command": meta.command,
@@ -504,6 +555,9 @@ def report_json(rows, record, meta):
         yield ' "%s": %s,\n' % (key, json.dumps(value, ensure_ascii=False))
     yield ' "placements": [\n%s\n ],\n' % ",\n".join(
         "  " + json.dumps(p, ensure_ascii=False) for p in places)
+    yield ' "results": [\n%s\n ],\n' % ",\n".join(
+        "  " + json.dumps(r, ensure_ascii=False)
+        for r in hyperfine_results(rows, record, meta))
     yield ' "runs": ['
     first = True
     for run in record.runs():

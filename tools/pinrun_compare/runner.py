@@ -35,11 +35,22 @@ def find_pinrun():
     raise UsageError("cannot find pinrun: set PINRUN or put pinrun on PATH")
 
 
-def check_command(word):
+def check_command(word, rest=()):
+    """The command's first word is a program; rest, its other words, tell
+    hyperfine's habit of several shell strings, one per command."""
     if "/" in word:
         if not (os.path.isfile(word) and os.access(word, os.X_OK)):
             raise UsageError("cannot run '%s': not an executable file" % word)
     elif shutil.which(word) is None:
+        if " " in word.strip() and rest:
+            # pinrun-compare 'cmd1' 'cmd2': hyperfine's way of comparing
+            # two commands, which is not what this compares.
+            raise UsageError(
+                "command '%s' not found: pinrun-compare times one command "
+                "under several placements (-p), given as its words (%s); "
+                "to compare several commands, use hyperfine %s" % (
+                    word, word.strip(),
+                    " ".join(shlex.quote(w) for w in (word,) + tuple(rest))))
         if " " in word.strip():
             raise UsageError("command '%s' not found: give the words (%s), "
                              "or sh -c '%s'" % (word, word.strip(),

@@ -192,7 +192,7 @@ def live(o):
     if not o.placements:
         o.placements = [parse_placement(p) for p in DEFAULT_PLACEMENTS]
     outputs = open_outputs(o)
-    check_command(o.command[0])
+    check_command(o.command[0], tuple(o.command[1:]))
     for kind in ("metric", "prepare", "cleanup"):
         if getattr(o, kind) is not None:
             check_shell_command(kind, getattr(o, kind))
