@@ -173,7 +173,7 @@ _pinrun_compare()
         _pinrun_compare_reply "-n --runs -w --warmup -p --placement -b
             --baseline --prepare --cleanup -m --metric --higher-is-better
             --timeout -i --ignore-status --fail-if-slower --sequential
-            --max-rounds --max-time --format -o
+            --max-rounds --max-time --format --wide -o
             --output --export-csv --export-json --export-markdown --plot -q
             --quiet --from -h --help -V --version --"
         return

@@ -59,6 +59,8 @@ Options:
      --max-time <s>          --sequential's budget in seconds: no round
                                starts after it
      --format <format>       table, markdown, csv or json (default table)
+     --wide                  the table with every column (min, max, MAD,
+                               CPU times, counters), wider than 80
  -o, --output <file>         write the report there; the table goes to stdout
      --export-csv <file>     write every run there too, as it is made
      --export-json <file>    write the JSON report there too
@@ -101,6 +103,7 @@ OPTIONS = (
     (("--max-rounds",), "max_rounds", True),
     (("--max-time",), "max_time", True),
     (("--format",), "format", True),
+    (("--wide",), "wide", False),
     (("-o", "--output"), "output", True),
     (("--export-csv",), "export_csv", True),
     (("--export-json",), "export_json", True),
@@ -138,6 +141,7 @@ class Options:
     sequential: bool = False
     max_time: float | None = None
     format: str = "table"
+    wide: bool = False
     output: str | None = None
     export_csv: str | None = None
     export_json: str | None = None
@@ -444,6 +448,7 @@ def parse_args(argv):
                              "is never better higher")
         o.higher = True
     o.ignore_status = "ignore_status" in values
+    o.wide = "wide" in values
     o.quiet = "quiet" in values
     named = []
     for name, opt in OUTPUT_OPTIONS:

@@ -3,6 +3,7 @@ import json
 import math
 import os
 import shlex
+import textwrap
 import urllib.parse
 from dataclasses import dataclass, field
 
@@ -242,8 +243,10 @@ def extra_columns(rows, meta, fnum):
     with wall time), and of the kernel's counters."""
     cols = []
     if meta.unit and any("user_s" in r.extra for r in rows):
-        cols += [("user", lambda r: fnum(r.extra.get("user_s"))),
-                 ("sys", lambda r: fnum(r.extra.get("sys_s")))]
+        cols += [(unit_head("user", meta),
+                  lambda r: fnum(r.extra.get("user_s"))),
+                 (unit_head("sys", meta),
+                  lambda r: fnum(r.extra.get("sys_s")))]
     for name, title in COUNTERS:
         if any(name in r.extra for r in rows):
             cols.append((title, lambda r, n=name: count(r.extra.get(n))))
@@ -313,25 +316,49 @@ def differs(r, base):
     return not r.log_ci[0] <= log <= r.log_ci[1]
 
 
-def report_table(rows, tally, meta):
+TABLE_COLUMNS = 80  # the narrow table's width, and its lines
+
+
+def unit_head(title, meta):
+    """A column's heading with the figure's unit: median [ms]."""
+    return "%s [%s]" % (title, meta.unit[0]) if meta.unit else title
+
+
+def report_table(rows, tally, meta, wide=False):
+    """The table: narrow by default, to fit 80 columns (placement, runs,
+    median, ratio, interval, verdict; the CPUs are on the conditions
+    line, or a line of their own), every column with wide."""
     fnum = number_format(rows, meta)
-    head = ["placement", "CPUs", "runs", "failed", "median", "min", "max",
-            "MAD", "ratio", "%s CI" % level(meta), "verdict"]
-    body = [[r.label, r.cpus or "-", str(r.runs), str(r.failed),
-             fnum(r.median), fnum(r.min), fnum(r.max),
-             fnum(r.mad), fratio(r), fci(r), r.verdict]
-            for r in rows]
-    extra = extra_columns(rows, meta, fnum)
-    for k, (title, cell) in enumerate(extra):
-        head.insert(8 + k, title)
-        for r, line in zip(rows, body):
-            line.insert(8 + k, cell(r))
-    left = {0, 1, 9 + len(extra), 10 + len(extra)}
-    if not show_cpus(rows):
-        head.pop(1)
-        for line in body:
-            line.pop(1)
-        left = {i - 1 for i in left if i > 1} | {0}
+    if wide:
+        head = ["placement", "CPUs", "runs", "failed",
+                unit_head("median", meta), unit_head("min", meta),
+                unit_head("max", meta), unit_head("MAD", meta), "ratio",
+                "%s CI" % level(meta), "verdict"]
+        body = [[r.label, r.cpus or "-", str(r.runs), str(r.failed),
+                 fnum(r.median), fnum(r.min), fnum(r.max),
+                 fnum(r.mad), fratio(r), fci(r), r.verdict]
+                for r in rows]
+        extra = extra_columns(rows, meta, fnum)
+        for k, (title, cell) in enumerate(extra):
+            head.insert(8 + k, title)
+            for r, line in zip(rows, body):
+                line.insert(8 + k, cell(r))
+        left = {0, 1, 9 + len(extra), 10 + len(extra)}
+        if not show_cpus(rows):
+            head.pop(1)
+            for line in body:
+                line.pop(1)
+            left = {i - 1 for i in left if i > 1} | {0}
+    else:
+        failed = any(r.failed for r in rows)
+        head = ["placement", "runs"] + (["failed"] if failed else []) + \
+            [unit_head("median", meta), "ratio", "%s CI" % level(meta),
+             "verdict"]
+        body = [[r.label, str(r.runs)] + ([str(r.failed)] if failed
+                                          else []) +
+                [fnum(r.median), fratio(r), fci(r), r.verdict]
+                for r in rows]
+        left = {0, len(head) - 2, len(head) - 1}
     widths = [max(len(line[i]) for line in [head] + body)
               for i in range(len(head))]
     lines = []
@@ -342,13 +369,18 @@ def report_table(rows, tally, meta):
         lines.append("machine: %s" % meta.host)
     if meta.conditions:
         lines.append("conditions: %s" % meta.conditions)
+    elif not wide and show_cpus(rows):
+        lines.append("CPUs: " + "; ".join("%s %s" % (r.label, r.cpus or "-")
+                                          for r in rows))
     for name in ("metric", "prepare", "cleanup"):
         if getattr(meta, name) is not None:
             lines.append("%s: %s" % (name, getattr(meta, name)))
+    top = len(lines)
     for line in [head] + body:
         cells = [cell.ljust(widths[i]) if i in left
                  else cell.rjust(widths[i]) for i, cell in enumerate(line)]
         lines.append("  ".join(cells).rstrip())
+    table_end = len(lines)
     lines.append(method_line(meta))
     if meta.uncounted:
         lines.append("migr: n/a: %s" % meta.uncounted)
@@ -360,7 +392,23 @@ def report_table(rows, tally, meta):
                                                         for r in rows])]
     if meta.plot:
         lines.append("plot: %s" % meta.plot)
+    if not wide:
+        # The lines around the table, folded to its width (the table's
+        # own rows are not: a row is read across).
+        lines = [fold(line) for line in lines[:top]] + \
+            lines[top:table_end] + [fold(line) for line in lines[table_end:]]
     return "\n".join(lines) + "\n"
+
+
+def fold(line):
+    """A line folded at spaces to TABLE_COLUMNS, its continuations
+    indented by two."""
+    if len(line) <= TABLE_COLUMNS:
+        return line
+    return "\n".join(textwrap.wrap(line, TABLE_COLUMNS,
+                                   subsequent_indent="  ",
+                                   break_long_words=False,
+                                   break_on_hyphens=False))
 
 
 def md_cell(text):
@@ -396,9 +444,11 @@ def report_markdown(rows, tally, meta, base_dir=None):
             out += ["%s: %s." % (name.capitalize(),
                                  md_code(getattr(meta, name))), ""]
     cpus = show_cpus(rows)
-    out.append("| placement |%s runs | failed | median | min | max | MAD | "
-               "ratio | %s CI | verdict |" % (" CPUs |" if cpus else "",
-                                              level(meta)))
+    out.append("| placement |%s runs | failed | %s | %s | %s | %s | "
+               "ratio | %s CI | verdict |" % (
+                   " CPUs |" if cpus else "", unit_head("median", meta),
+                   unit_head("min", meta), unit_head("max", meta),
+                   unit_head("MAD", meta), level(meta)))
     out.append("|---|%s--:|--:|--:|--:|--:|--:|--:|:-:|---|" %
                ("---|" if cpus else ""))
     for r in rows:

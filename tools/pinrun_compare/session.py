@@ -408,7 +408,7 @@ def report(o, meta, labels, tally, record, outputs, lost=None):
     if o.output is not None:
         out_dir = os.path.dirname(os.path.abspath(o.output))
     render = {
-        "table": lambda d: report_table(rows, tally, meta),
+        "table": lambda d: report_table(rows, tally, meta, o.wide),
         "markdown": lambda d: report_markdown(rows, tally, meta, d),
         "csv": lambda d: report_csv(record),
         "json": lambda d: report_json(rows, record, meta),
