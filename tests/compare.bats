@@ -920,6 +920,45 @@ assert [r["placement"] for r in rows] == ["none", "spread --follow"] * 2, rows' 
 	assert_line --index 0 "figure: the recorded figure (lower is better); runs recorded in $FIX/shift.csv"
 }
 
+@test "compare: two close signals, as timeout sends them, still report the runs made; SIGCHLD ignored works" {
+	cd "$BATS_TEST_TMPDIR"
+	# timeout signals its command, then its own process group (the
+	# command again): the second signal used to end pinrun-compare with
+	# no report, 3 times in 5. The same two signals, once runs are made
+	# (a fixed timeout may come before the first on a loaded machine),
+	# three times.
+	local k pid
+	for k in 1 2 3; do
+		rm -f t.csv out err
+		set -m
+		"$COMPARE" -q -n 50 -w 0 -p none -p 'cpus 0' --export-csv t.csv -- sleep 0.2 >out 2>err &
+		pid=$!
+		set +m
+		local waited=0 st=0
+		until [ -f t.csv ] && [ "$(grep -c ',measure,' t.csv)" -ge 2 ]; do
+			sleep 0.05
+			waited=$((waited + 1))
+			[ "$waited" -lt 1200 ] || fail "try $k: no runs in 60 s"
+		done
+		kill -TERM "$pid"
+		kill -TERM -- "-$pid"
+		wait "$pid" || st=$?
+		[ "$st" -eq 143 ] || fail "try $k: exit $st: $(cat err)"
+		run cat out
+		assert_line --regexp '^placement +runs +median \[ms\] +ratio +95% CI +verdict$'
+		assert_line --regexp '^none +[0-9]+ +[0-9.]+ +1\.000 '
+		[[ "$(cat err)" == *"pinrun-compare: interrupted by SIGTERM after "*" of 100 runs: the report is of those" ]] || fail "try $k: $(cat err)"
+		[[ "$(tail -n 1 t.csv)" == "# end: {\"interrupted\": \"SIGTERM\""* ]] || fail "try $k: $(tail -n 1 t.csv)"
+	done
+	# Started with SIGCHLD ignored (the kernel would reap the commands
+	# first): it was an internal error, or "does not run the command".
+	run --separate-stderr python3 -c 'import os, signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$COMPARE" -q -n 6 -w 0 -p none -p 'cpus 0' -- sh -c 'exit 0'
+	assert_success
+	assert_line --regexp '^cpus 0 +6 +[0-9.]+ +[0-9.]+ +\[[0-9.]+, [0-9.]+\] +'
+	[ -z "$stderr" ]
+}
+
 @test "compare: the record grows run by run: after a SIGKILL, --from analyses what it holds" {
 	mkdir "$BATS_TEST_TMPDIR/k" && cd "$BATS_TEST_TMPDIR/k"
 	# Each run counts the record's lines when it starts: the header and

@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 
@@ -484,14 +485,24 @@ def main(argv):
     return live(o)
 
 
+# The same signal again within this many seconds is the same request:
+# timeout(1) signals its command, then its own process group, which
+# holds the command too; a closing terminal may do likewise.
+REPEAT_S = 2.0
+
+
 def on_signal(signum, _frame):
     """While runs are made, the first signal stops them (the one in
-    progress is killed) and the report is made of the runs so far; any
-    other signal, or a second one, ends pinrun-compare now."""
+    progress is killed) and the report is made of the runs so far; the
+    same signal again at once changes nothing; any other signal, or the
+    same one later (a second Ctrl-C), ends pinrun-compare now."""
     if Stop.measuring and Stop.signum is None:
         Stop.signum = signum
+        Stop.when = time.monotonic()
         for child in list(Child.live):
             child.signal(signal.SIGKILL)
+        return
+    if Stop.signum == signum and time.monotonic() - Stop.when < REPEAT_S:
         return
     raise KeyboardInterrupt(signum)
 
@@ -503,6 +514,11 @@ def entry(argv=None):
     # command after its metric works.
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    # Started with SIGCHLD ignored, the kernel would reap the commands
+    # before wait4 could: their status and resource usage lost. The
+    # commands then start with SIGCHLD at its default.
+    if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:  # nohup
         signal.signal(signal.SIGHUP, on_signal)
     try:

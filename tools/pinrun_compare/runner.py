@@ -236,6 +236,7 @@ class Stop:
     """A SIGINT, SIGTERM or SIGHUP while runs are made: the run in
     progress is killed, and no other starts."""
     signum = None
+    when = 0.0  # time.monotonic() of the signal
     measuring = False
 
 
