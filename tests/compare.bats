@@ -733,6 +733,15 @@ pinrun-compare: 'spread' is no slower than 'none' by more than 5%: ratio 4.94e-2
 	bad_record "deep.csv: line 2: '# command:' line: its value is nested too deeply" --from deep.csv
 }
 
+@test "compare: only the last 64 KiB of a run's standard error is kept, and not on disk" {
+	# A file size limit of 1 MiB, and a command printing 3 MB to its
+	# standard error: kept whole in a file, it was killed by SIGXFSZ
+	# ("SIGXFSZ: x"); now its own status and last line are reported.
+	run --separate-stderr bash -c 'ulimit -f 2048; "$1" -q -n 1 -w 0 -p none -- sh -c "yes x | head -c 3000000 >&2; echo the last line >&2; exit 3"' _ "$COMPARE"
+	assert_failure 3
+	assert_line "failed: none, run 1: exit 3: the last line"
+}
+
 @test "compare: a metric that prints no number, or fails, fails the run" {
 	run --separate-stderr "$COMPARE" -q -n 1 -w 0 -p none --metric 'echo 12; echo n/a' -- sleep 30
 	assert_failure 3
