@@ -13,8 +13,9 @@ _pinrun_compare_takes_value()
     case $1 in
         -[nwpbmo] | --runs | --warmup | --placement | --baseline | \
             --prepare | --cleanup | --metric | --timeout | \
-            --fail-if-slower | --format | --output | --export-csv | \
-            --export-json | --export-markdown | --plot | --from)
+            --fail-if-slower | --max-rounds | --max-time | --format | \
+            --output | --export-csv | --export-json | --export-markdown | \
+            --plot | --from)
             return 0
             ;;
     esac
@@ -171,7 +172,8 @@ _pinrun_compare()
     if [[ $cur == -* ]]; then
         _pinrun_compare_reply "-n --runs -w --warmup -p --placement -b
             --baseline --prepare --cleanup -m --metric --higher-is-better
-            --timeout -i --ignore-status --fail-if-slower --format -o
+            --timeout -i --ignore-status --fail-if-slower --sequential
+            --max-rounds --max-time --format --wide -o
             --output --export-csv --export-json --export-markdown --plot -q
             --quiet --from -h --help -V --version --"
         return

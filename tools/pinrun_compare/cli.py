@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 
@@ -47,10 +48,20 @@ Options:
                                as at least <s>
  -i, --ignore-status         a non-zero exit status does not fail a run,
                                and failed runs never stop the comparison
-     --fail-if-slower <pct>  exit 1 when a placement is slower than the
-                               baseline by more than <pct> percent, and 4
-                               when the runs are too few to tell
+     --fail-if-slower <pct>  decide each placement against a margin of
+                               <pct> percent: exit 0 only when all are no
+                               slower, 1 when one is slower, 4 when the
+                               interval straddles it (not decided)
+     --sequential            add rounds until every placement is decided
+                               against --fail-if-slower's margin, looking
+                               at 10, 15, 23, ... rounds with error rates
+                               that stay honest (see the man page)
+     --max-rounds <n>        --sequential's budget in rounds (default 100)
+     --max-time <s>          --sequential's budget in seconds: no round
+                               starts after it
      --format <format>       table, markdown, csv or json (default table)
+     --wide                  the table with every column (min, max, MAD,
+                               CPU times, counters), wider than 80
  -o, --output <file>         write the report there; the table goes to stdout
      --export-csv <file>     write every run there too, as it is made
      --export-json <file>    write the JSON report there too
@@ -89,7 +100,11 @@ OPTIONS = (
     (("--timeout",), "timeout", True),
     (("-i", "--ignore-status"), "ignore_status", False),
     (("--fail-if-slower",), "fail_if_slower", True),
+    (("--sequential",), "sequential", False),
+    (("--max-rounds",), "max_rounds", True),
+    (("--max-time",), "max_time", True),
     (("--format",), "format", True),
+    (("--wide",), "wide", False),
     (("-o", "--output"), "output", True),
     (("--export-csv",), "export_csv", True),
     (("--export-json",), "export_json", True),
@@ -104,7 +119,10 @@ OPTIONS = (
 REPEATABLE = ("placement", "from_file")
 # Options that only make sense when commands are run.
 RUN_ONLY = ("runs", "warmup", "prepare", "cleanup", "metric", "higher",
-            "timeout", "ignore_status")
+            "timeout", "ignore_status", "sequential", "max_rounds",
+            "max_time")
+# A sequential comparison's budget when --max-rounds is not given.
+SEQUENTIAL_ROUNDS = 100
 
 
 @dataclass
@@ -121,7 +139,10 @@ class Options:
     timeout: float | None = None
     ignore_status: bool = False
     fail_if_slower: float | None = None
+    sequential: bool = False
+    max_time: float | None = None
     format: str = "table"
+    wide: bool = False
     output: str | None = None
     export_csv: str | None = None
     export_json: str | None = None
@@ -143,11 +164,13 @@ class Options:
 HYPERFINE = {
     "-r": "hyperfine's -r (--runs) is -n here: -n <n> rounds",
     "-m": None,  # -m is --metric here: checked as a command
-    "--min-runs": "every placement runs exactly -n <n> rounds here "
-                  "(hyperfine's --min-runs)",
-    "-M": "every placement runs exactly -n <n> rounds here (hyperfine's "
-          "-M is --max-runs)",
-    "--max-runs": "every placement runs exactly -n <n> rounds here",
+    "--min-runs": "every placement runs exactly -n <n> rounds here, or "
+                  "--sequential rounds until decided (hyperfine's "
+                  "--min-runs)",
+    "-M": "every placement runs exactly -n <n> rounds here, or "
+          "--sequential --max-rounds <n> (hyperfine's -M is --max-runs)",
+    "--max-runs": "every placement runs exactly -n <n> rounds here, or "
+                  "--sequential --max-rounds <n> until decided",
     "-N": "no shell runs the command here: it is its words already "
           "(hyperfine's -N is --shell=none)",
     "--shell": "no shell runs the command here: give its words, or "
@@ -332,6 +355,33 @@ def same_file(a, b):
     return where(a) == where(b)
 
 
+def sequential_options(o, values):
+    """--sequential and its budget: rounds until every placement is
+    decided against --fail-if-slower's margin, at most --max-rounds (and
+    --max-time seconds)."""
+    o.sequential = "sequential" in values
+    budget = [opt for name, opt in (("max_rounds", "--max-rounds"),
+                                    ("max_time", "--max-time"))
+              if name in values]
+    if not o.sequential:
+        if budget:
+            raise UsageError("%s is the budget of --sequential" % budget[0])
+        return
+    if o.fail_if_slower is None:
+        raise UsageError("--sequential needs --fail-if-slower <pct>: the "
+                         "margin it decides each placement against")
+    if "runs" in values:
+        raise UsageError("--sequential chooses the number of rounds: give "
+                         "it a budget with --max-rounds, not -n")
+    o.runs = SEQUENTIAL_ROUNDS
+    if "max_rounds" in values:
+        o.runs = whole_number(values["max_rounds"], "number of rounds", 6,
+                              MAX_RUNS)
+    if "max_time" in values:
+        o.max_time = positive_number(values["max_time"], "time budget",
+                                     False)
+
+
 def parse_args(argv):
     """Everything checked before anything runs: an Options."""
     given, command = split_options(argv)
@@ -389,6 +439,7 @@ def parse_args(argv):
                                            "percentage", True)
     if "timeout" in values:
         o.timeout = positive_number(values["timeout"], "timeout", False)
+    sequential_options(o, values)
     for name in ("metric", "prepare", "cleanup"):
         if name in values:
             setattr(o, name, shell_command(values[name], name))
@@ -398,6 +449,7 @@ def parse_args(argv):
                              "is never better higher")
         o.higher = True
     o.ignore_status = "ignore_status" in values
+    o.wide = "wide" in values
     o.quiet = "quiet" in values
     named = []
     for name, opt in OUTPUT_OPTIONS:
@@ -433,14 +485,24 @@ def main(argv):
     return live(o)
 
 
+# The same signal again within this many seconds is the same request:
+# timeout(1) signals its command, then its own process group, which
+# holds the command too; a closing terminal may do likewise.
+REPEAT_S = 2.0
+
+
 def on_signal(signum, _frame):
     """While runs are made, the first signal stops them (the one in
-    progress is killed) and the report is made of the runs so far; any
-    other signal, or a second one, ends pinrun-compare now."""
+    progress is killed) and the report is made of the runs so far; the
+    same signal again at once changes nothing; any other signal, or the
+    same one later (a second Ctrl-C), ends pinrun-compare now."""
     if Stop.measuring and Stop.signum is None:
         Stop.signum = signum
+        Stop.when = time.monotonic()
         for child in list(Child.live):
             child.signal(signal.SIGKILL)
+        return
+    if Stop.signum == signum and time.monotonic() - Stop.when < REPEAT_S:
         return
     raise KeyboardInterrupt(signum)
 
@@ -452,6 +514,11 @@ def entry(argv=None):
     # command after its metric works.
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    # Started with SIGCHLD ignored, the kernel would reap the commands
+    # before wait4 could: their status and resource usage lost. The
+    # commands then start with SIGCHLD at its default.
+    if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:  # nohup
         signal.signal(signal.SIGHUP, on_signal)
     try:

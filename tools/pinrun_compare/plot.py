@@ -3,8 +3,9 @@ import math
 import shlex
 import unicodedata
 
-from .report import describe_figure, fci, fratio, heading, ratio_text
-from .stats import median
+from .report import (describe_figure, fci, fratio, heading, level,
+                     ratio_text)
+from .stats import NO_SLOWER, SLOWER, median
 
 
 # --- the plot ----------------------------------------------------------------
@@ -171,7 +172,7 @@ def plot_svg(rows, tally, meta):
     forest_top = pad + 18 * len(heads) + 40
     compared = [r for r in rows if r.label != meta.baseline]
     forest_bottom = forest_top + row_h * max(1, len(compared))
-    top = forest_bottom + 100
+    top = forest_bottom + 120
     strip_bottom = top + row_h * len(rows)
     order_top = strip_bottom + 84
     order_bottom = order_top + order_h
@@ -237,8 +238,7 @@ def plot_svg(rows, tally, meta):
         if r.median is not None:
             s.append('<rect x="%.1f" y="%.1f" width="3" height="28" %s/>' %
                      (x(r.median * factor) - 1.5, cy - 14, paint("fg")))
-        color = {"faster": "faster", "slower": "slower"}.get(r.verdict,
-                                                             "muted")
+        color = verdict_colour(r)
         s.append('<text x="%.1f" y="%.1f" %s>%s</text>' %
                  (x0 + plot_w + pad, cy + 4, paint(color), xml(rights[i])))
     base = [r for r in rows if r.label == meta.baseline]
@@ -324,9 +324,10 @@ def forest(rows, meta, x0, top, row_h, plot_w, pad, labels, colors):
     """The decision: each placement's ratio to the baseline as a dot and
     its 95% interval as a line, on a log scale, against 1 (the baseline)
     and the --fail-if-slower threshold."""
-    s = ['<text x="%d" y="%d" %s>the decision: ratio to %s, with its 95%% '
+    s = ['<text x="%d" y="%d" %s>the decision: ratio to %s, with its %s '
          'interval (log scale)</text>' % (pad, top - 22, paint("fg"),
-                                        xml(short(meta.baseline)))]
+                                        xml(short(meta.baseline)),
+                                        level(meta))]
     logs = [0.0]
     for r in rows:
         logs += [v for v in (r.log_ratio,) + tuple(r.log_ci or ())
@@ -354,12 +355,29 @@ def forest(rows, meta, x0, top, row_h, plot_w, pad, labels, colors):
     s.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke-width="2" %s'
              '/>' % (x(0.0), top - 6, x(0.0), bottom, paint("grid",
                                                             "stroke")))
+    # Which side is slower comes from the figure's direction: a time is
+    # slower above 1, a rate below it.
+    left, right = ("faster", "slower") if meta.better == "lower" else \
+        ("slower", "faster")
     s.append('<text x="%.1f" y="%d" text-anchor="middle" %s>ratio to %s '
-             '(%s): left of 1 faster, right slower</text>' %
+             '(%s, %s is better): left of 1 %s, right %s</text>' %
              (x0 + plot_w / 2, bottom + 34, paint("muted"),
               xml(short(meta.baseline)), "time" if meta.better == "lower"
-              else "rate"))
+              else "rate", meta.better, left, right))
+    s.append('<text x="%.1f" y="%d" text-anchor="start" %s>\u2190 %s</text>'
+             % (x0, bottom + 66, paint(left), left))
+    s.append('<text x="%.1f" y="%d" text-anchor="end" %s>%s \u2192</text>'
+             % (x0 + plot_w, bottom + 66, paint(right), right))
     if limit is not None:
+        # The margin: from 1 to the threshold, where "no slower than the
+        # margin" may still lie.
+        a, b = sorted((x(0.0), x(limit)))
+        s.insert(1, '<rect x="%.1f" y="%d" width="%.1f" height="%d" %s/>' %
+                 (a, top - 6, b - a, bottom - top + 6, paint("band")))
+        s.append('<text x="%.1f" y="%d" text-anchor="middle" %s>shaded: '
+                 'within the %g%% margin</text>' %
+                 (x0 + plot_w / 2, bottom + 66, paint("muted"),
+                  meta.fail_if_slower))
         s.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke-width="2"'
                  ' stroke-dasharray="6,4" %s/>' %
                  (x(limit), top - 6, x(limit), bottom,
@@ -385,9 +403,20 @@ def forest(rows, meta, x0, top, row_h, plot_w, pad, labels, colors):
             s.append('<text x="%.1f" y="%.1f" %s>no ratio</text>' %
                      (x0, cy + 4, paint("muted")))
     s.append('<text x="%.1f" y="%d" text-anchor="middle" %s>a dot: the '
-             'ratio (Hodges-Lehmann); a line: its 95%% interval</text>' %
-             (x0 + plot_w / 2, bottom + 50, paint("muted")))
+             'ratio (Hodges-Lehmann); a line: its %s interval</text>' %
+             (x0 + plot_w / 2, bottom + 50, paint("muted"), level(meta)))
     return s
+
+
+def verdict_colour(row):
+    """Green for faster or no slower than the margin, red for slower,
+    grey for the rest: from the verdict, whatever the figure's
+    direction (a rate's "slower" is red too)."""
+    if row.verdict == "faster" or row.decision == NO_SLOWER:
+        return "faster"
+    if row.verdict == "slower" or row.decision == SLOWER:
+        return "slower"
+    return "muted"
 
 
 def quartiles(xs):

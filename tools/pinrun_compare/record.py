@@ -113,8 +113,9 @@ class Commented:
     info (only "# key: JSON" ones: anything else is a comment); line is
     the number of the last line read."""
 
-    def __init__(self, f):
+    def __init__(self, f, path="record"):
         self.f = f
+        self.path = path
         self.info = {}
         self.line = 0
         self.fields = None  # the header's, that pinrun-compare knows
@@ -135,6 +136,11 @@ class Commented:
             self.info[key] = json.loads(value)
         except ValueError:
             pass
+        except RecursionError:
+            # Nested deeper than Python's parser goes: no record's.
+            raise RecordError(self.path, self.line, "'# %s:' line: its "
+                              "value is nested too deeply" %
+                              escape(key, 60)) from None
 
 
 class LiveRecord:
@@ -205,14 +211,16 @@ class FileRecord:
 
     def open(self):
         try:
-            return open(self.path, newline="", encoding="utf-8")
+            # utf-8-sig: a byte order mark, as a spreadsheet saves one,
+            # is not part of the first column's name.
+            return open(self.path, newline="", encoding="utf-8-sig")
         except OSError as e:
             raise OutputError("read", self.path, e) from None
 
     def read(self):
         """(line number, run) for every line, checked."""
         with self.open() as f:
-            lines = Commented(f)
+            lines = Commented(f, self.path)
             try:
                 for line, run in parse_record(lines, self.path):
                     self.count += 1
@@ -241,7 +249,7 @@ def bad_value(path, line, what, value):
 def parse_record(f, path):
     """(line number, Run) for each line of a CSV record, checked."""
     if not isinstance(f, Commented):
-        f = Commented(f)
+        f = Commented(f, path)
     reader = csv.reader(f)
     try:
         header = next(reader, None)
@@ -278,16 +286,19 @@ def parse_record(f, path):
         elif get("better") != better:
             raise RecordError(path, line, "'better' changes from %s to %s"
                               % (better, get("better")))
-        label = " ".join(get("placement").split())
+        # Escaped: a name is echoed to the terminal (an ESC in it would
+        # be obeyed there).
+        label = escape(" ".join(get("placement").split()))
         if not label:
             raise bad_value(path, line, "placement", get("placement"))
         text = get("round")
         if not re.fullmatch("[0-9]+", text) or \
                 not 1 <= int(text) <= MAX_RUNS:
             raise bad_value(path, line, "round", text)
-        run = Run(None, int(text), get("phase"), label, cpus=get("cpus"),
-                  status=get("status"), exit=get("exit"), better=better,
-                  host=get("host"), note=get("note"))
+        run = Run(None, int(text), get("phase"), label,
+                  cpus=escape(get("cpus")), status=get("status"),
+                  exit=get("exit"), better=better,
+                  host=escape(get("host")), note=get("note"))
         for name in ("seq", "maxrss_kb", "vcsw", "ivcsw", "minflt",
                      "majflt", "migrations"):
             if get(name):

@@ -3,6 +3,7 @@ import json
 import math
 import os
 import shlex
+import textwrap
 import urllib.parse
 from dataclasses import dataclass, field
 
@@ -10,7 +11,7 @@ from .paths import escape
 from .common import CONFIDENCE, COUNTERS, PROG
 from .common import CSV_FIELDS
 from .record import RECORD_MARK, csv_line, info_lines
-from .stats import shortfall
+from .stats import NO_SLOWER, OPEN, SLOWER, percent, shortfall
 
 
 # --- what the reports say ----------------------------------------------------
@@ -41,6 +42,12 @@ class Meta:
     changed: list = field(default_factory=list)  # conditions, first to last
     uncounted: str | None = None  # why the kernel counted no migrations
     differ: list = field(default_factory=list)  # records' conditions
+    confidence: float = CONFIDENCE  # of the intervals
+    labels: list = field(default_factory=list)
+    looks: list = field(default_factory=list)  # --sequential's rounds
+    looked: int = 0  # how many looks it made
+    decided_at: int | None = None  # the round every placement was decided
+    budget_spent: str | None = None  # the time budget, spent undecided
 
 
 # Wall time in the unit that gives its largest median 1 to 999.
@@ -108,6 +115,8 @@ def heading(meta):
         where = "%d run%s per placement after %d warm-up round%s, " \
                 "interleaved" % (meta.runs, "s"[:meta.runs != 1],
                                  meta.warmup, "s"[:meta.warmup != 1])
+    if meta.looks:
+        where += "; " + sequential_text(meta)
     if meta.interrupted:
         where += "; interrupted by %s after %d of %d runs" % (
             meta.interrupted, meta.runs_made, meta.runs_planned)
@@ -117,6 +126,20 @@ def heading(meta):
     elif meta.cut:
         where += "; the record ends before its last line: cut short"
     return where
+
+
+def sequential_text(meta):
+    """How a sequential comparison ended, in a clause."""
+    k = len(meta.looks)
+    text = "sequential, %s intervals (95%% shared among %d looks at " \
+        "rounds %s)" % (level(meta), k, ", ".join(map(str, meta.looks)))
+    if meta.decided_at is not None:
+        text += ": decided after %d rounds" % meta.decided_at
+    elif meta.budget_spent:
+        text += ": not decided: %s" % meta.budget_spent
+    elif meta.from_file is None and not (meta.interrupted or meta.stopped):
+        text += ": not decided within %d rounds" % meta.looks[-1]
+    return text
 
 
 def failures(tally, labels):
@@ -133,20 +156,49 @@ def failures(tally, labels):
 
 
 def gate_lines(rows, meta):
+    """What the margin decided, a line per placement that it did."""
     out = []
     for r in rows:
-        if r.gate:
+        if r.decision == SLOWER:
             out.append("'%s' is slower than '%s' by more than %g%%: ratio "
-                       "%s, 95%% CI %s" % (r.label, meta.baseline,
-                                           meta.fail_if_slower, fratio(r),
-                                           fci(r)))
+                       "%s, %s CI %s" % (r.label, meta.baseline,
+                                         meta.fail_if_slower, fratio(r),
+                                         level(meta), fci(r)))
+        elif r.decision == NO_SLOWER and r.censor is None:
+            out.append("'%s' is no slower than '%s' by more than %g%%: "
+                       "ratio %s, %s CI %s" % (r.label, meta.baseline,
+                                               meta.fail_if_slower,
+                                               fratio(r), level(meta),
+                                               fci(r)))
     return out
+
+
+def more_rounds_text(r):
+    """About how many more rounds would decide an open decision."""
+    more = r.more_rounds
+    if more is None:
+        return ""
+    if math.isinf(more):
+        return ("; the estimate sits on the margin: more rounds may never "
+                "decide it")
+    return ("; about %d more round%s would decide it (the interval "
+            "narrows as 1/sqrt(rounds))" % (more, "s"[:more != 1]))
 
 
 def undecided_lines(rows, meta):
     out = []
     for r in rows:
         if not r.undecided:
+            continue
+        if r.decision == OPEN:
+            ci = r.ci
+            out.append("not decided whether '%s' is slower than '%s' by "
+                       "more than %g%%: ratio %s, %s CI %s, %s wide, "
+                       "straddles %s%s" % (
+                           r.label, meta.baseline, meta.fail_if_slower,
+                           fratio(r), level(meta), fci(r),
+                           "%.3f" % (ci[1] - ci[0]),
+                           margin_text(meta), more_rounds_text(r)))
             continue
         why = shortfall(r)
         if why.startswith("cannot decide: "):
@@ -161,10 +213,24 @@ def undecided_lines(rows, meta):
     return out
 
 
+def margin_text(meta):
+    """The ratio the margin puts the line at: 1.100 for a time 10%
+    slower, 0.900 for a rate 10% lower."""
+    pct = meta.fail_if_slower
+    if meta.better == "lower":
+        return "%.3f" % (1 + pct / 100)
+    return "%.3f" % max(0.0, 1 - pct / 100)
+
+
+def level(meta):
+    """The intervals' confidence, as the reports name it: 95%."""
+    return percent(meta.confidence)
+
+
 def method_line(meta):
     return ("ratio: Hodges-Lehmann estimate of the per-round ratios "
-            "placement / baseline (%s); CI: Wilcoxon signed-rank, 95%%" %
-            meta.baseline)
+            "placement / baseline (%s); CI: Wilcoxon signed-rank, %s" %
+            (meta.baseline, level(meta)))
 
 
 def show_cpus(rows):
@@ -177,8 +243,10 @@ def extra_columns(rows, meta, fnum):
     with wall time), and of the kernel's counters."""
     cols = []
     if meta.unit and any("user_s" in r.extra for r in rows):
-        cols += [("user", lambda r: fnum(r.extra.get("user_s"))),
-                 ("sys", lambda r: fnum(r.extra.get("sys_s")))]
+        cols += [(unit_head("user", meta),
+                  lambda r: fnum(r.extra.get("user_s"))),
+                 (unit_head("sys", meta),
+                  lambda r: fnum(r.extra.get("sys_s")))]
     for name, title in COUNTERS:
         if any(name in r.extra for r in rows):
             cols.append((title, lambda r, n=name: count(r.extra.get(n))))
@@ -224,29 +292,73 @@ def summary_lines(rows, meta):
             text += " (no interval: %s)" % r.verdict
         if r.verdict == "cannot decide":
             text += ", but cannot decide"
+        elif r.log_ci is not None and (r.decision is not None or
+                                       r.verdict not in ("faster",
+                                                         "slower")):
+            # The same statistic's verdict, so that "faster" beside "no
+            # significant difference" is not read as faster.
+            text += ": %s" % r.verdict
         out.append(text)
+    base = [r for r in rows if r.label == meta.baseline]
+    if base and any(differs(r, base[0]) for r in rows):
+        out.append("(the ratio pairs the runs round by round; the medians' "
+                   "ratio mixes rounds a drift of the machine slowed with "
+                   "rounds it did not, so the two may differ)")
     return out
 
 
-def report_table(rows, tally, meta):
+def differs(r, base):
+    """Whether the ratio of r's median to the baseline's lies outside r's
+    paired interval: the table's medians then seem to say otherwise."""
+    if r.log_ci is None or not r.median or not base.median:
+        return False
+    log = math.log(r.median) - math.log(base.median)
+    return not r.log_ci[0] <= log <= r.log_ci[1]
+
+
+TABLE_COLUMNS = 80  # the narrow table's width, and its lines
+
+
+def unit_head(title, meta):
+    """A column's heading with the figure's unit: median [ms]."""
+    return "%s [%s]" % (title, meta.unit[0]) if meta.unit else title
+
+
+def report_table(rows, tally, meta, wide=False):
+    """The table: narrow by default, to fit 80 columns (placement, runs,
+    median, ratio, interval, verdict; the CPUs are on the conditions
+    line, or a line of their own), every column with wide."""
     fnum = number_format(rows, meta)
-    head = ["placement", "CPUs", "runs", "failed", "median", "min", "max",
-            "MAD", "ratio", "95% CI", "verdict"]
-    body = [[r.label, r.cpus or "-", str(r.runs), str(r.failed),
-             fnum(r.median), fnum(r.min), fnum(r.max),
-             fnum(r.mad), fratio(r), fci(r), r.verdict]
-            for r in rows]
-    extra = extra_columns(rows, meta, fnum)
-    for k, (title, cell) in enumerate(extra):
-        head.insert(8 + k, title)
-        for r, line in zip(rows, body):
-            line.insert(8 + k, cell(r))
-    left = {0, 1, 9 + len(extra), 10 + len(extra)}
-    if not show_cpus(rows):
-        head.pop(1)
-        for line in body:
-            line.pop(1)
-        left = {i - 1 for i in left if i > 1} | {0}
+    if wide:
+        head = ["placement", "CPUs", "runs", "failed",
+                unit_head("median", meta), unit_head("min", meta),
+                unit_head("max", meta), unit_head("MAD", meta), "ratio",
+                "%s CI" % level(meta), "verdict"]
+        body = [[r.label, r.cpus or "-", str(r.runs), str(r.failed),
+                 fnum(r.median), fnum(r.min), fnum(r.max),
+                 fnum(r.mad), fratio(r), fci(r), r.verdict]
+                for r in rows]
+        extra = extra_columns(rows, meta, fnum)
+        for k, (title, cell) in enumerate(extra):
+            head.insert(8 + k, title)
+            for r, line in zip(rows, body):
+                line.insert(8 + k, cell(r))
+        left = {0, 1, 9 + len(extra), 10 + len(extra)}
+        if not show_cpus(rows):
+            head.pop(1)
+            for line in body:
+                line.pop(1)
+            left = {i - 1 for i in left if i > 1} | {0}
+    else:
+        failed = any(r.failed for r in rows)
+        head = ["placement", "runs"] + (["failed"] if failed else []) + \
+            [unit_head("median", meta), "ratio", "%s CI" % level(meta),
+             "verdict"]
+        body = [[r.label, str(r.runs)] + ([str(r.failed)] if failed
+                                          else []) +
+                [fnum(r.median), fratio(r), fci(r), r.verdict]
+                for r in rows]
+        left = {0, len(head) - 2, len(head) - 1}
     widths = [max(len(line[i]) for line in [head] + body)
               for i in range(len(head))]
     lines = []
@@ -257,13 +369,18 @@ def report_table(rows, tally, meta):
         lines.append("machine: %s" % meta.host)
     if meta.conditions:
         lines.append("conditions: %s" % meta.conditions)
+    elif not wide and show_cpus(rows):
+        lines.append("CPUs: " + "; ".join("%s %s" % (r.label, r.cpus or "-")
+                                          for r in rows))
     for name in ("metric", "prepare", "cleanup"):
         if getattr(meta, name) is not None:
             lines.append("%s: %s" % (name, getattr(meta, name)))
+    top = len(lines)
     for line in [head] + body:
         cells = [cell.ljust(widths[i]) if i in left
                  else cell.rjust(widths[i]) for i, cell in enumerate(line)]
         lines.append("  ".join(cells).rstrip())
+    table_end = len(lines)
     lines.append(method_line(meta))
     if meta.uncounted:
         lines.append("migr: n/a: %s" % meta.uncounted)
@@ -275,7 +392,23 @@ def report_table(rows, tally, meta):
                                                         for r in rows])]
     if meta.plot:
         lines.append("plot: %s" % meta.plot)
+    if not wide:
+        # The lines around the table, folded to its width (the table's
+        # own rows are not: a row is read across).
+        lines = [fold(line) for line in lines[:top]] + \
+            lines[top:table_end] + [fold(line) for line in lines[table_end:]]
     return "\n".join(lines) + "\n"
+
+
+def fold(line):
+    """A line folded at spaces to TABLE_COLUMNS, its continuations
+    indented by two."""
+    if len(line) <= TABLE_COLUMNS:
+        return line
+    return "\n".join(textwrap.wrap(line, TABLE_COLUMNS,
+                                   subsequent_indent="  ",
+                                   break_long_words=False,
+                                   break_on_hyphens=False))
 
 
 def md_cell(text):
@@ -311,8 +444,11 @@ def report_markdown(rows, tally, meta, base_dir=None):
             out += ["%s: %s." % (name.capitalize(),
                                  md_code(getattr(meta, name))), ""]
     cpus = show_cpus(rows)
-    out.append("| placement |%s runs | failed | median | min | max | MAD | "
-               "ratio | 95%% CI | verdict |" % (" CPUs |" if cpus else ""))
+    out.append("| placement |%s runs | failed | %s | %s | %s | %s | "
+               "ratio | %s CI | verdict |" % (
+                   " CPUs |" if cpus else "", unit_head("median", meta),
+                   unit_head("min", meta), unit_head("max", meta),
+                   unit_head("MAD", meta), level(meta)))
     out.append("|---|%s--:|--:|--:|--:|--:|--:|--:|:-:|---|" %
                ("---|" if cpus else ""))
     for r in rows:
@@ -328,9 +464,9 @@ def report_markdown(rows, tally, meta, base_dir=None):
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
     out.append("Ratio: the Hodges–Lehmann estimate of the per-round ratios "
-               "placement / baseline (%s), with the 95%% confidence "
+               "placement / baseline (%s), with the %s confidence "
                "interval of the Wilcoxon signed-rank test." %
-               md_code(meta.baseline))
+               (md_code(meta.baseline), level(meta)))
     notes = [md_cell(w) for w in warnings(rows, meta)]
     notes += [md_cell(line) for line in summary_lines(rows, meta)]
     notes += ["%s: %s" % (md_code(r.label), shortfall(r)) for r in rows
@@ -370,6 +506,57 @@ def jnum(x):
     return float("%.9g" % x)
 
 
+def hyperfine_results(rows, record, meta):
+    """hyperfine's results[]: per placement, its command as a shell line,
+    the mean, standard deviation (n - 1), median, min and max of its
+    measured figures, the figures in run order (times), the mean user and
+    system CPU seconds, and each run's exit code; name is the placement.
+    So that scripts written for hyperfine's --export-json read it."""
+    runs = {r.label: {"times": [], "user": [], "system": [], "codes": []}
+            for r in rows}
+    for run in record.runs():
+        got = runs.get(run.placement)
+        if got is None or run.phase != "measure" or run.status != "ok":
+            continue
+        got["times"].append(run.figure)
+        for key, value in (("user", run.user_s), ("system", run.sys_s)):
+            if value is not None:
+                got[key].append(value)
+        got["codes"].append(int(run.exit) if run.exit and
+                            run.exit.isdigit() else None)
+    out = []
+    for r in rows:
+        got = runs[r.label]
+        xs = got["times"]
+        words = meta.words.get(r.label)
+        command = shlex.join(meta.command) if meta.command else r.label
+        if words and meta.command:
+            command = shlex.join(["pinrun"] + list(words) + ["--"] +
+                                 list(meta.command))
+        out.append({
+            "command": command, "name": r.label,
+            "mean": jnum(sum(xs) / len(xs)) if xs else None,
+            "stddev": jnum(stdev(xs)),
+            "median": jnum(r.median), "min": jnum(r.min), "max": jnum(r.max),
+            "user": mean_or_none(got["user"]),
+            "system": mean_or_none(got["system"]),
+            "times": [jnum(x) for x in xs], "exit_codes": got["codes"],
+        })
+    return out
+
+
+def stdev(xs):
+    """The sample standard deviation (hyperfine's), None below 2."""
+    if len(xs) < 2:
+        return None
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def mean_or_none(xs):
+    return jnum(sum(xs) / len(xs)) if xs else None
+
+
 def report_json(rows, record, meta):
     doc = {
         "command": meta.command,
@@ -384,7 +571,9 @@ def report_json(rows, record, meta):
         "order": "round-robin",
         "analysis": "paired by round",
         "baseline": meta.baseline,
-        "confidence": CONFIDENCE,
+        "confidence": meta.confidence,
+        "sequential_looks": meta.looks or None,
+        "decided_at_round": meta.decided_at,
         "fail_if_slower_pct": meta.fail_if_slower,
         "interrupted": meta.interrupted,
         "stopped": meta.stopped,
@@ -406,6 +595,9 @@ def report_json(rows, record, meta):
             "method": e.method if e else None, "verdict": r.verdict,
             "runs_needed": e.needed if e else None,
             "slower_than_allowed": r.gate, "cannot_decide": r.undecided,
+            "decision": r.decision,
+            "rounds_to_decide": None if r.more_rounds is None
+            or math.isinf(r.more_rounds) else r.more_rounds,
         })
     # One placement, one run per line: easy to read, grep and diff.
     yield "{\n"
@@ -413,6 +605,9 @@ def report_json(rows, record, meta):
         yield ' "%s": %s,\n' % (key, json.dumps(value, ensure_ascii=False))
     yield ' "placements": [\n%s\n ],\n' % ",\n".join(
         "  " + json.dumps(p, ensure_ascii=False) for p in places)
+    yield ' "results": [\n%s\n ],\n' % ",\n".join(
+        "  " + json.dumps(r, ensure_ascii=False)
+        for r in hyperfine_results(rows, record, meta))
     yield ' "runs": ['
     first = True
     for run in record.runs():

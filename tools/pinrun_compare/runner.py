@@ -35,11 +35,22 @@ def find_pinrun():
     raise UsageError("cannot find pinrun: set PINRUN or put pinrun on PATH")
 
 
-def check_command(word):
+def check_command(word, rest=()):
+    """The command's first word is a program; rest, its other words, tell
+    hyperfine's habit of several shell strings, one per command."""
     if "/" in word:
         if not (os.path.isfile(word) and os.access(word, os.X_OK)):
             raise UsageError("cannot run '%s': not an executable file" % word)
     elif shutil.which(word) is None:
+        if " " in word.strip() and rest:
+            # pinrun-compare 'cmd1' 'cmd2': hyperfine's way of comparing
+            # two commands, which is not what this compares.
+            raise UsageError(
+                "command '%s' not found: pinrun-compare times one command "
+                "under several placements (-p), given as its words (%s); "
+                "to compare several commands, use hyperfine %s" % (
+                    word, word.strip(),
+                    " ".join(shlex.quote(w) for w in (word,) + tuple(rest))))
         if " " in word.strip():
             raise UsageError("command '%s' not found: give the words (%s), "
                              "or sh -c '%s'" % (word, word.strip(),
@@ -195,11 +206,65 @@ def shown(text):
     return escape(text, SHOWN_CHARS)
 
 
-def outcome(errpath, status, wrapped):
+TAIL_BYTES = 65536  # of a command's standard error, all that is kept
+
+
+class Tail:
+    """A command's standard error through a pipe, of which only the last
+    TAIL_BYTES are kept, in memory: a run that prints 300 MB writes
+    nothing to disk (a file kept it whole). A thread reads it as the
+    command writes, so the command never waits on a full pipe."""
+
+    def __init__(self):
+        self.read_end, self.write_end = os.pipe()
+        self.buf = bytearray()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self.drain, daemon=True)
+        self.thread.start()
+
+    def drain(self):
+        while True:
+            try:
+                chunk = os.read(self.read_end, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            with self.lock:
+                self.buf += chunk
+                if len(self.buf) > 2 * TAIL_BYTES:
+                    del self.buf[:-TAIL_BYTES]
+        os.close(self.read_end)
+
+    def fileno(self):
+        return self.write_end
+
+    def text(self, wait=0.5):
+        """The last TAIL_BYTES, once the command has ended: what it wrote
+        until every process of it closed its standard error, or for at
+        most wait seconds (a daemon it left may keep it open)."""
+        self.close()
+        self.thread.join(wait)
+        with self.lock:
+            return bytes(self.buf[-TAIL_BYTES:]).decode(errors="replace")
+
+    def close(self):
+        if self.write_end is not None:
+            os.close(self.write_end)
+            self.write_end = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+
+def outcome(text, status, wrapped):
     """How the command ended (the exit column), its peak RSS in KiB (None
     if unknown) and the last line of its standard error, from the wait
-    status and what GNU time appended to the standard error."""
-    text = read_tail(errpath)
+    status and what GNU time appended to the standard error (text, its
+    last TAIL_BYTES)."""
     at = text.rfind("\n" + RUSAGE_MARK + " ") if wrapped else -1
     if at < 0:
         # No GNU time, or it was killed with the command.
@@ -225,6 +290,7 @@ class Stop:
     """A SIGINT, SIGTERM or SIGHUP while runs are made: the run in
     progress is killed, and no other starts."""
     signum = None
+    when = 0.0  # time.monotonic() of the signal
     measuring = False
 
 
@@ -368,7 +434,7 @@ def run_hook(kind, command, o, env):
 def start(argv, run, errfile):
     wrap = rusage_wrapper()
     try:
-        return Child(wrap + argv, subprocess.DEVNULL, errfile,
+        return Child(wrap + argv, subprocess.DEVNULL, errfile.fileno(),
                      count=True), wrap
     except OSError as e:
         run.fail("cannot run %s: %s" % (argv[0], e.strerror), "127")
@@ -379,7 +445,7 @@ def record(run, errfile, wrap, ended, child):
     """Fill the run from a reaped command; the last line of its stderr."""
     status, usage, wall = ended
     run.migrations = child.migrations
-    run.exit, run.maxrss_kb, said = outcome(errfile.name, status,
+    run.exit, run.maxrss_kb, said = outcome(errfile.text(), status,
                                             bool(wrap))
     run.wall_s = round(wall, 6)
     run.user_s = usage.ru_utime
@@ -477,7 +543,7 @@ def one_run(o, p, pinrun, run):
     argv = list(o.command)
     if p.words is not None:
         argv = [pinrun] + p.words + ["--"] + argv
-    with tempfile.NamedTemporaryFile() as errfile:
+    with Tail() as errfile:
         if o.metric is None:
             run_plain(argv, run, o, errfile)
         else:

@@ -22,7 +22,8 @@ from .runner import (Stop, check_command, check_placement,
                      check_shell_command, conditions_line, cpu_list,
                      find_pinrun, fingerprint, fingerprint_changes,
                      machine_line, one_run, signal_name)
-from .stats import Tally, median, summarize
+from .stats import (NO_SLOWER, SLOWER, Tally, look_confidence,
+                    look_rounds, median, summarize)
 
 
 # --- progress ----------------------------------------------------------------
@@ -122,13 +123,39 @@ class Progress:
 
 # --- the two ways in: a live comparison and a recorded one -------------------
 
-def measure(o, placements, pinrun, record, tally, progress, host):
+def decided(o, tally, meta, rnd, start):
+    """Whether a sequential comparison ends after measured round rnd: at a
+    planned look where every placement is decided, or when the time
+    budget is spent (that look takes the place of the next planned one,
+    so the looks are never more than planned)."""
+    over = o.max_time is not None and \
+        time.perf_counter() - start >= o.max_time
+    if rnd not in meta.looks and not over:
+        return False
+    meta.looked += 1
+    rows = summarize(tally, meta.labels, meta.baseline, meta.better,
+                     o.fail_if_slower, meta.confidence)
+    if all(r.decision in (NO_SLOWER, SLOWER) and r.censor is None
+           for r in rows if r.label != meta.baseline):
+        meta.decided_at = rnd
+        return True
+    if over:
+        meta.budget_spent = ("the time budget of %gs was spent after %d "
+                             "round%s" % (o.max_time, rnd, "s"[:rnd != 1]))
+        return True
+    return False
+
+
+def measure(o, placements, pinrun, record, tally, progress, host,
+            meta=None):
     """The runs, interleaved: warm-up rounds, then measured rounds, each
-    round every placement once, in the order given. Returns why it ended
-    early (a sentence), or None."""
+    round every placement once, in the order given; with --sequential,
+    only until every placement is decided. Returns why it ended early (a
+    sentence), or None."""
     plan = [("warmup", r) for r in range(1, o.warmup + 1)]
     plan += [("measure", r) for r in range(1, o.runs + 1)]
     seq = 0
+    start = time.perf_counter()
     for k, (phase, rnd) in enumerate(plan, start=1):
         for i, p in enumerate(placements, start=1):
             if Stop.signum is not None:
@@ -154,6 +181,9 @@ def measure(o, placements, pinrun, record, tally, progress, host):
                         (s.attempts, "s"[:s.attempts > 1], p.label,
                          "; ".join(reasons[:3])))
         progress.round_done(k)
+        if o.sequential and phase == "measure" and \
+                decided(o, tally, meta, rnd, start):
+            return None
     return None
 
 
@@ -162,7 +192,7 @@ def live(o):
     if not o.placements:
         o.placements = [parse_placement(p) for p in DEFAULT_PLACEMENTS]
     outputs = open_outputs(o)
-    check_command(o.command[0])
+    check_command(o.command[0], tuple(o.command[1:]))
     for kind in ("metric", "prepare", "cleanup"):
         if getattr(o, kind) is not None:
             check_shell_command(kind, getattr(o, kind))
@@ -186,6 +216,8 @@ def live(o):
         "prepare": o.prepare, "cleanup": o.cleanup,
         "unit": "s" if o.metric is None else None, "better": o.better,
         "runs": o.runs, "warmup": o.warmup, "baseline": baseline,
+        "sequential": {"looks": look_rounds(o.runs),
+                       "max_time": o.max_time} if o.sequential else None,
         "timeout": o.timeout, "host": host,
         "placements": {p.label: p.words for p in o.placements},
         "cpus": {p.label: p.cpus for p in o.placements},
@@ -197,11 +229,15 @@ def live(o):
                 {p.label: p.words for p in o.placements}, plot=o.plot,
                 runs_planned=(o.runs + o.warmup) * len(labels),
                 conditions=conditions_line(record.info["fingerprint"]))
+    meta.labels = labels
+    if o.sequential:
+        meta.looks = look_rounds(o.runs)
+        meta.confidence = look_confidence(meta.looks)
     error = None
     Stop.measuring = True
     try:
         meta.stopped = measure(o, o.placements, pinrun, record, tally,
-                               progress, host)
+                               progress, host, meta)
     except OutputError as e:
         error = e
         meta.stopped = str(e)
@@ -211,8 +247,12 @@ def live(o):
     if Stop.signum is not None:
         meta.interrupted = signal_name(Stop.signum)
     meta.runs_made = record.count
+    if o.sequential:
+        meta.runs = tally.rounds()
     try:
         end = {"interrupted": meta.interrupted, "stopped": meta.stopped,
+               "decided_at": meta.decided_at,
+               "budget_spent": meta.budget_spent,
                "runs_made": meta.runs_made,
                "runs_planned": meta.runs_planned,
                "fingerprint": fingerprint(o.placements),
@@ -304,6 +344,14 @@ def recorded(o):
                 plot=o.plot, conditions=conditions_line(
                     info.get("fingerprint")))
     meta.differ = record.differ()
+    seq = info.get("sequential")
+    if isinstance(seq, dict) and isinstance(seq.get("looks"), list) and \
+            seq["looks"] and all(isinstance(n, int) and not
+                                 isinstance(n, bool) and n > 0
+                                 for n in seq["looks"]):
+        # The record's looks: its intervals at the confidence they had.
+        meta.looks = seq["looks"]
+        meta.confidence = look_confidence(meta.looks)
     if info.get("unit") == "s" and meta.metric is None:
         meta.unit = "s"  # made a unit by report()
     end = info.get("end")
@@ -313,6 +361,9 @@ def recorded(o):
         meta.uncounted = text(end.get("uncounted"))
         meta.interrupted = text(end.get("interrupted"))
         meta.stopped = text(end.get("stopped"))
+        meta.budget_spent = text(end.get("budget_spent"))
+        if isinstance(end.get("decided_at"), int):
+            meta.decided_at = end["decided_at"]
         meta.runs_made = record.count
         if isinstance(end.get("runs_planned"), int):
             meta.runs_planned = end["runs_planned"]
@@ -350,14 +401,14 @@ def report(o, meta, labels, tally, record, outputs, lost=None):
     comparison are kept in a file the message names (lost: an error of
     the record already met while the runs were made)."""
     rows = summarize(tally, labels, meta.baseline, meta.better,
-                     o.fail_if_slower)
+                     o.fail_if_slower, meta.confidence)
     if meta.metric is None and (meta.from_file is None or meta.unit):
         meta.unit = time_unit(rows)
     out_dir = None
     if o.output is not None:
         out_dir = os.path.dirname(os.path.abspath(o.output))
     render = {
-        "table": lambda d: report_table(rows, tally, meta),
+        "table": lambda d: report_table(rows, tally, meta, o.wide),
         "markdown": lambda d: report_markdown(rows, tally, meta, d),
         "csv": lambda d: report_csv(record),
         "json": lambda d: report_json(rows, record, meta),

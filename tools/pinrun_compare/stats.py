@@ -309,15 +309,45 @@ class Estimate:
     needed: int | None = None
 
 
-def pairs_needed():
-    """The fewest pairs that give an exact 95% interval: 2^(1-n) <= 0.05."""
+def pairs_needed(confidence=CONFIDENCE):
+    """The fewest pairs that give an exact interval at this confidence
+    (95%: 2^(1-n) <= 0.05)."""
     n = 1
-    while 2.0 ** (1 - n) > 1 - CONFIDENCE:
+    while 2.0 ** (1 - n) > 1 - confidence:
         n += 1
     return n
 
 
-def signed_rank(d):
+def z_of(confidence):
+    """The normal quantile of a two-sided interval."""
+    if confidence == CONFIDENCE:
+        return Z975
+    return statistics.NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+
+
+_EXACT_Q = {}
+
+
+def exact_rank(n, confidence):
+    """R's qsignrank((1 - confidence) / 2, n) (at least 1), and the
+    confidence the exact interval it gives really has; kept, as a
+    sequential comparison asks for the same n again and again."""
+    key = (n, confidence)
+    if key not in _EXACT_Q:
+        counts = signrank_counts(n)
+        total = 1 << n
+        tail = (1 - confidence) / 2
+        # The smallest q with P(V <= q) >= tail.
+        q, cum = 0, counts[0]
+        while cum < total * tail:
+            q += 1
+            cum += counts[q]
+        q = max(q, 1)
+        _EXACT_Q[key] = (q, 1 - 2 * sum(counts[:q]) / total)
+    return _EXACT_Q[key]
+
+
+def signed_rank(d, confidence=CONFIDENCE):
     """Hodges-Lehmann estimate and Wilcoxon signed-rank interval of the
     paired log ratios d, as R's wilcox.test(conf.int = TRUE) computes
     them: rounds whose ratio is exactly 1 are dropped; the interval is
@@ -326,9 +356,9 @@ def signed_rank(d):
     cannot reach 95% confidence is not given (R gives [min, max] at 5
     pairs and calls it 95%)."""
     est = Estimate(len(d))
-    if len(d) < pairs_needed():
+    if len(d) < pairs_needed(confidence):
         est.reached = max(0.0, 1 - 2.0 ** (1 - len(d)))
-        est.needed = pairs_needed()
+        est.needed = pairs_needed(confidence)
     if not d:
         return est
     if max(d) - min(d) <= EQUAL_LOGS:
@@ -353,23 +383,17 @@ def signed_rank(d):
     ties = any(a == b for a, b in zip(mags, mags[1:]))
     if n < EXACT_BELOW and not ties and not zeros:
         est.method = "exact"
-        counts = signrank_counts(n)
-        total = 1 << n
-        # R's qsignrank(0.025, n): the smallest q with P(V <= q) >= 0.025.
-        q, cum = 0, counts[0]
-        while cum * 40 < total:
-            q += 1
-            cum += counts[q]
-        q = max(q, 1)
-        if 1 - 2 * sum(counts[:q]) / total < CONFIDENCE:
+        q, reached = exact_rank(n, confidence)
+        if reached < confidence:
             return est  # fewer than pairs_needed()
         est.ci = (walsh(x, q), walsh(x, m - q + 1))
         return est
     est.method = "normal"
     # R gives up, or lowers the confidence, unless the test can reject at
     # both ends of the data.
+    z = z_of(confidence)
     w_min, w_max = standardized_v(x, x[0]), standardized_v(x, x[-1])
-    if not (w_min >= Z975 and w_max <= -Z975):
+    if not (w_min >= z and w_max <= -z):
         return est
     # R finds the interval's ends as roots of W(d) = +-z with uniroot.
     # Between two Walsh averages, W(d) is the count of Walsh averages
@@ -384,7 +408,7 @@ def signed_rank(d):
             j += 1
         var -= ((j - i + 1) ** 3 - (j - i + 1)) / 48
         i = j + 1
-    above = math.ceil(m / 2 + Z975 * math.sqrt(var) + 0.5) - 1
+    above = math.ceil(m / 2 + z * math.sqrt(var) + 0.5) - 1
     est.ci = (walsh(x, max(1, m - above)), walsh(x, min(m, above + 1)))
     return est
 
@@ -408,6 +432,8 @@ class Row:
     undecided: bool = False
     timed_out: int = 0
     censor: str | None = None  # why it cannot decide, from its runs
+    decision: str | None = None  # against the margin: NO_SLOWER, ...
+    more_rounds: float | None = None  # about how many would decide it
     extra: dict = field(default_factory=dict)  # medians, by EXTRA name
 
     @property
@@ -443,8 +469,9 @@ def exp(log):
     return math.exp(log) if log < 709.78 else math.inf
 
 
-def summarize(tally, labels, baseline, better, pct):
-    """One Row per placement, in the order given."""
+def summarize(tally, labels, baseline, better, pct, confidence=CONFIDENCE):
+    """One Row per placement, in the order given: with pct (a margin in
+    percent), each decided no slower, slower, or not decided."""
     base = tally.series[baseline]
     rows = []
     for label in labels:
@@ -459,31 +486,159 @@ def summarize(tally, labels, baseline, better, pct):
             rows.append(row)
             continue
         pairs = paired_logs(s, base, tally.wall_figures)
-        row.estimate = e = signed_rank(pairs.logs)
-        row.censor = censored_reason(
-            pairs, verdict(row.ci, better) if e.ci is not None else None)
+        row.estimate = e = signed_rank(pairs.logs, confidence)
+        said = leans = None
+        if e.ci is not None:
+            said = verdict(row.ci, better)
+            row.decision = None if pct is None else decide(e.ci, better,
+                                                          pct)
+            leans = leaning(row.decision if pct is not None else said,
+                            better)
+        row.censor = censored_reason(pairs, said, leans)
         if row.censor is not None:
             row.verdict = "cannot decide"
             row.undecided = True
+            row.decision = None
         elif e.ci is None:
             row.verdict = "too few runs"
             if e.needed is not None:
                 row.verdict += " (need %d)" % e.needed
             row.undecided = pct is not None
+        elif pct is not None:
+            row.verdict = DECISION_WORDS[row.decision] % ("%g%%" % pct)
+            row.gate = row.decision == SLOWER
+            row.undecided = row.decision == OPEN
+            row.more_rounds = rounds_to_decide(e, better, pct)
         else:
-            row.verdict = verdict(row.ci, better)
-            row.gate = pct is not None and slower_than(row.ci, better, pct)
+            row.verdict = said
         rows.append(row)
     return rows
 
 
-def censored_reason(p, said):
-    """Why the verdict the pairs say cannot stand, or None. A timed-out
-    run's figure is only a lower bound: where the placement timed out, its
-    ratios are too low, so only "slower" stands; where the baseline did,
-    they are too high, so only "faster" does. A failed run's figure is
-    unknown: nothing stands. Never "faster" or "no significant difference"
-    from the runs that finished alone."""
+# The three answers against a margin (--fail-if-slower PCT).
+NO_SLOWER, SLOWER, OPEN = "no slower", "slower", "not decided"
+DECISION_WORDS = {NO_SLOWER: "no slower than %s", SLOWER: "slower than %s",
+                  OPEN: "not decided at %s"}
+
+
+def margin_log(better, pct):
+    """The margin as a bound on the slowness, the log ratio turned so
+    that positive is slower: log(1 + pct/100) for a time; for a rate,
+    -log(1 - pct/100) (infinite from 100%: a rate cannot fall further)."""
+    if better == "lower":
+        return math.log1p(pct / 100)
+    return -math.log1p(-pct / 100) if pct < 100 else math.inf
+
+
+def slowness(log_ci, better):
+    """The interval of log ratios as slowness (positive: slower)."""
+    if better == "lower":
+        return log_ci
+    return (-log_ci[1], -log_ci[0])
+
+
+def decide(log_ci, better, pct):
+    """NO_SLOWER when the whole interval is within the margin, SLOWER
+    when it is wholly beyond it, OPEN when it straddles it."""
+    low, high = slowness(log_ci, better)
+    margin = margin_log(better, pct)
+    if high <= margin:
+        return NO_SLOWER
+    if low > margin:
+        return SLOWER
+    return OPEN
+
+
+def rounds_to_decide(e, better, pct):
+    """For an open decision, about how many more paired rounds would
+    decide it: the interval narrows as 1/sqrt(rounds), and must shrink
+    to the distance between the estimate and the margin. None when it is
+    decided; math.inf when the estimate sits on the margin."""
+    low, high = slowness(e.ci, better)
+    margin = margin_log(better, pct)
+    if not low <= margin < high:
+        return None
+    center = e.center if better == "lower" else -e.center
+    half = max(high - center, center - low)
+    gap = abs(center - margin)
+    if gap <= half * 1e-3:
+        return math.inf
+    total = math.ceil(e.pairs * (half / gap) ** 2)
+    return max(1, total - e.pairs)
+
+
+# --- run until decided (--sequential) -----------------------------------------
+
+# The looks of a sequential comparison: the first at FIRST_LOOK rounds,
+# each next one LOOK_GROWTH times as many, the last at the budget.
+FIRST_LOOK = 10
+LOOK_GROWTH = 1.5
+
+
+def look_rounds(max_rounds):
+    """The rounds after which a sequential comparison looks: 10, 15, 23,
+    34, 51, 76, ..., and max_rounds (the only one below 10)."""
+    looks = []
+    n = FIRST_LOOK
+    while n < max_rounds:
+        looks.append(n)
+        n = max(n + 1, round(n * LOOK_GROWTH))
+    looks.append(max_rounds)
+    return looks
+
+
+def look_confidence(looks):
+    """Each look's interval confidence: the 5% error shared equally among
+    the planned looks (Bonferroni), so that the chance that any look's
+    interval misses the true ratio, and so of any wrong answer, stays at
+    most 5% however the looks' results depend on each other."""
+    return 1 - (1 - CONFIDENCE) / len(looks)
+
+
+def sequential_answer(logs, better, pct, max_rounds):
+    """A sequential comparison of one placement, on paired log ratios
+    given in round order (the simulation's and the tests' way in; the
+    live comparison makes the same looks through summarize): (the
+    answer, the rounds used, the Estimate of the last look)."""
+    looks = look_rounds(max_rounds)
+    confidence = look_confidence(looks)
+    e, answer, n = None, OPEN, 0
+    for n in looks:
+        if n > len(logs):
+            break
+        e = signed_rank(logs[:n], confidence)
+        if e.ci is None:
+            continue
+        answer = decide(e.ci, better, pct)
+        if answer != OPEN:
+            break
+    return answer, n, e
+
+
+def leaning(said, better):
+    """Which way a verdict leans on the ratio of times: "up" when it
+    needs the ratio high (slower, or faster for a rate), "down" when it
+    needs it low, None when neither (an open decision, or no
+    significant difference)."""
+    up = {"slower", SLOWER} if better == "lower" else {"faster", NO_SLOWER}
+    down = {"faster", NO_SLOWER} if better == "lower" else {"slower",
+                                                            SLOWER}
+    if said in up:
+        return "up"
+    if said in down:
+        return "down"
+    return None
+
+
+def censored_reason(p, said, leans=None):
+    """Why the verdict the pairs say cannot stand, or None (said: the
+    verdict's words, leans: which way it needs the ratio, as leaning()
+    says). A timed-out run's figure is only a lower bound: where the
+    placement timed out, its ratios are too low, so only a verdict that
+    needs them high stands; where the baseline did, they are too high,
+    so only one that needs them low does. A failed run's figure is
+    unknown: nothing stands. Never "faster" or "no significant
+    difference" from the runs that finished alone."""
     if p.unknown and said is None:
         return None  # too few runs, and failed runs: says nothing
     if p.unknown:
@@ -499,11 +654,11 @@ def censored_reason(p, said):
                 (p.censored, "s"[:p.censored != 1], p.base_censored))
     says = "too few pairs for an interval" if said is None else \
         "which says %s" % said
-    if p.censored and said != "slower":
+    if p.censored and leans != "up":
         return ("it timed out in %d round%s: counted as at least the "
                 "timeout, its ratio is a lower bound, %s, not slower" %
                 (p.censored, "s"[:p.censored != 1], says))
-    if p.base_censored and said != "faster":
+    if p.base_censored and leans != "down":
         return ("the baseline timed out in %d round%s: counted as at least "
                 "the timeout, the ratio is an upper bound, %s, not faster" %
                 (p.base_censored, "s"[:p.base_censored != 1], says))
@@ -517,15 +672,6 @@ def verdict(ci, better):
     if high < 1:
         return "faster" if better == "lower" else "slower"
     return "no significant difference"
-
-
-def slower_than(ci, better, pct):
-    """Whether the whole interval says slower by more than pct percent:
-    a time more than (1 + pct/100) times the baseline's, a rate less
-    than (1 - pct/100) times it."""
-    if better == "lower":
-        return ci[0] > 1 + pct / 100
-    return ci[1] < 1 - pct / 100
 
 
 def shortfall(row):

@@ -91,10 +91,51 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(stats.verdict((0.9, 1.1), "lower"),
                          "no significant difference")
 
-    def test_slower_than_allowed(self):
-        self.assertTrue(stats.slower_than((1.06, 1.2), "lower", 5))
-        self.assertFalse(stats.slower_than((1.04, 1.2), "lower", 5))
-        self.assertTrue(stats.slower_than((0.5, 0.94), "higher", 5))
+    def test_three_answers_against_a_margin(self):
+        log = math.log
+        # The CI run: ratio 0.756, [0.558, 1.679], 10%: open.
+        ci = (log(0.558), log(1.679))
+        self.assertEqual(stats.decide(ci, "lower", 10), stats.OPEN)
+        self.assertEqual(stats.decide((log(1.06), log(1.2)), "lower", 5),
+                         stats.SLOWER)
+        self.assertEqual(stats.decide((log(1.04), log(1.2)), "lower", 5),
+                         stats.OPEN)
+        self.assertEqual(stats.decide((log(0.8), log(1.09)), "lower", 10),
+                         stats.NO_SLOWER)
+        self.assertEqual(stats.decide((log(0.8), log(1.11)), "lower", 10),
+                         stats.OPEN)
+        # A rate: slower is lower.
+        self.assertEqual(stats.decide((log(0.5), log(0.94)), "higher", 5),
+                         stats.SLOWER)
+        self.assertEqual(stats.decide((log(0.91), log(1.3)), "higher", 10),
+                         stats.NO_SLOWER)
+        self.assertEqual(stats.decide((log(0.89), log(1.3)), "higher", 10),
+                         stats.OPEN)
+        self.assertEqual(stats.decide((log(0.01), log(1.3)), "higher", 100),
+                         stats.NO_SLOWER)
+
+    def test_rounds_to_decide(self):
+        # Half-width 0.1 around 0, margin log(1.05) ~ 0.0488: about
+        # (0.1 / 0.0488)^2 = 4.2 times the 10 pairs.
+        e = stats.Estimate(10, 0.0, (-0.1, 0.1))
+        self.assertEqual(stats.rounds_to_decide(e, "lower", 5), 33)
+        e = stats.Estimate(10, math.log(1.05), (-0.1, 0.2))
+        self.assertEqual(stats.rounds_to_decide(e, "lower", 5), math.inf)
+        e = stats.Estimate(10, 0.0, (-0.01, 0.01))
+        self.assertIsNone(stats.rounds_to_decide(e, "lower", 5))
+
+    def test_summary_with_a_margin(self):
+        tally = stats.Tally()
+        for line, run in record.FileRecord(fixture("noisy.csv")).read():
+            tally.add(run, ("noisy.csv", line))
+        rows = stats.summarize(tally, ["none", "hot"], "none", "lower", 10)
+        self.assertEqual(rows[1].verdict, "not decided at 10%")
+        self.assertTrue(rows[1].undecided)
+        self.assertFalse(rows[1].gate)
+        self.assertEqual(rows[1].more_rounds, 78)
+        rows = stats.summarize(tally, ["none", "hot"], "none", "lower", 20)
+        self.assertEqual(rows[1].verdict, "no slower than 20%")
+        self.assertFalse(rows[1].undecided or rows[1].gate)
 
 
 if __name__ == "__main__":
