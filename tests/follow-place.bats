@@ -271,6 +271,17 @@ EOF
 	assert_line "pinrun: follow: 3 processes followed; tasks per slot (CPUs: count) $(slot_counts); let go: 2 still running (on CPUs $CPUS; --wait-all keeps them), 0 privileged, 0 tracing or traced"
 }
 
+@test "follow place: under --wait-all, --explain's summary does not offer --wait-all" {
+	local counts="" s
+	# Each /bin/true on the shell's slot, the first: the shell waits.
+	for s in $SLOTS; do
+		counts+="${counts:+, }$s: $([ -z "$counts" ] && echo 2 || echo 0)"
+	done
+	run --separate-stderr "$PINRUN" --spread --follow --wait-all --explain -- sh -c '/bin/true; /bin/true'
+	assert_success
+	[ "${stderr_lines[-1]}" = "pinrun: follow: 3 processes followed; tasks per slot (CPUs: count) $counts; let go: 0 still running (on CPUs $CPUS), 0 privileged, 0 tracing or traced" ] || fail "$stderr"
+}
+
 @test "follow place: with --wait-all, a reloaded daemon's new workers are not both put on one slot" {
 	d=$BATS_TEST_TMPDIR
 	[ "$(wc -w <<<"$SLOTS")" -ge 2 ] || skip "one slot only"
