@@ -453,6 +453,26 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 		explain_tell(ctx);
 }
 
+/* nginx's "worker_processes auto" counts the online CPUs, not its mask:
+ * under a placement of fewer, it starts more workers than CPUs. */
+static void explain_nginx(const struct context *ctx, const struct options *o,
+			  const struct policy_plan *plan)
+{
+	const char *name = o->command ? strrchr(o->command[0], '/') : NULL;
+	unsigned online, n = cpulist_count(&plan->cpus);
+
+	if (!o->command)
+		return;
+	name = name ? name + 1 : o->command[0];
+	online = cpulist_count(&ctx->t->complete) -
+		 cpulist_count(&ctx->excluded[CONTEXT_EXCL_OFFLINE]);
+	if (!strcmp(name, "nginx") && n < online)
+		msg_note("nginx: 'worker_processes auto' counts the %u online "
+			 "CPUs, not these %u: give it -g 'worker_processes "
+			 "%u;'",
+			 online, n, n);
+}
+
 void output_explain(const struct context *ctx, const struct options *o,
 		    const struct policy_plan *plan)
 {
@@ -483,6 +503,7 @@ void output_explain(const struct context *ctx, const struct options *o,
 	objects = objects_text(t, &plan->cpus);
 	msg_note("cpus: %s (%s)", msg_cpus(&plan->cpus), objects);
 	free(objects);
+	explain_nginx(ctx, o, plan);
 	msg_note("time: %.2f ms to the topology (cache: %s), %.2f ms to plan",
 		 ctx->t_loaded - ctx->t_start, ctx->cache,
 		 ctx->t_planned - ctx->t_loaded);

@@ -188,6 +188,19 @@ load lib/reference
 	assert_output "0-5"
 }
 
+@test "--explain names nginx's worker_processes auto when the placement has fewer CPUs than the machine" {
+	local k=$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml
+	run --separate-stderr "$PINRUN" --topology "$k" --same-chip --explain -n -- /usr/sbin/nginx -g 'daemon off;'
+	assert_success
+	assert_output "0-63"
+	[[ $stderr == *$'\n'"pinrun: nginx: 'worker_processes auto' counts the 128 online CPUs, not these 64: give it -g 'worker_processes 64;'"$'\n'* ]] || fail "$stderr"
+	# The whole machine, or another program: nothing to say.
+	run --separate-stderr "$PINRUN" --topology "$k" --cpus all --explain -n -- nginx
+	[[ $stderr != *"worker_processes"* ]] || fail "$stderr"
+	run --separate-stderr "$PINRUN" --topology "$k" --same-chip --explain -n -- ./nginx-like
+	[[ $stderr != *"worker_processes"* ]] || fail "$stderr"
+}
+
 # Output shapes
 @test "--json has the documented keys" {
 	run --separate-stderr "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --same-numa=1 --json
