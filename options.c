@@ -954,6 +954,18 @@ static const struct {
 	{ "single", "--hot", 0 },
 	{ "get", "--show", 0 },
 	{ "logical", "locations without --physical", 0 },
+	/* hwloc-calc's: pinrun plans inside the mask it starts with, and
+	 * counts nothing but a plan's CPUs. */
+	{ "restrict",
+	  "taskset -c SET pinrun ... (pinrun plans inside the mask it starts "
+	  "with)",
+	  0 },
+	{ "number-of",
+	  "hwloc-calc --number-of (pinrun's --json has a plan's \"count\")",
+	  0 },
+	{ "intersect",
+	  "hwloc-calc --intersect (pinrun's --json has a plan's \"count\")",
+	  0 },
 };
 
 /* An unknown or ambiguous long option: its candidates, or what it was
@@ -1007,6 +1019,15 @@ option_error(char **argv, int optind_now, int opt,
 
 	if (opt == 'p' || opt == 'a')
 		taskset_option(argv, optind_now, opt);
+	if (opt == 's' && next && spec_word(next))
+		msg_usage("invalid option -- 's': likwid-pin's skip mask has "
+			  "no pinrun form: --follow --threads places every "
+			  "thread the command starts, shepherds included "
+			  "(likwid-pin -s %s skips them)",
+			  msg_input(next));
+	if (opt == 's')
+		msg_usage("invalid option -- 's': numactl's -s (--show) is "
+			  "--show");
 	if (opt && strchr("CNmilpH", opt))
 		numactl_option(
 		    opt, next && next[0] == '-' && next[1] == opt && next[2]

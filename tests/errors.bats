@@ -320,6 +320,17 @@ not_run() {
 	assert_success
 }
 
+@test "habit: what pinrun leaves to hwloc-calc and likwid-pin is named, numactl's -s is --show" {
+	bad_usage "unrecognized option '--restrict'; did you mean taskset -c SET pinrun ... (pinrun plans inside the mask it starts with)?" --restrict 0-3 --spread -n
+	bad_usage "unrecognized option '--number-of'; did you mean hwloc-calc --number-of (pinrun's --json has a plan's \"count\")?" --number-of core -n
+	bad_usage "unrecognized option '--intersect'; did you mean hwloc-calc --intersect (pinrun's --json has a plan's \"count\")?" --intersect core -n
+	bad_usage "invalid option -- 's': likwid-pin's skip mask has no pinrun form: --follow --threads places every thread the command starts, shepherds included (likwid-pin -s 0x1 skips them)" -s 0x1 ./app
+	bad_usage "invalid option -- 's': numactl's -s (--show) is --show" -s
+	# The restriction, as the hint has it: pinrun plans inside its mask.
+	run taskset -c 0 "$PINRUN" --spread -n
+	assert_output "0"
+}
+
 @test "habit: --same-numa with several nodes" {
 	bad_usage "invalid --same-numa value '0,1': expected current, idle or a NUMA node number; several at once are --cpus 'numa:0 numa:1'" --same-numa=0,1 -n
 	bad_usage "invalid --same-chip value '0-1': expected current, idle or a package number; several at once are --cpus 'package:0-1'" --same-chip=0-1 -n
