@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -516,6 +517,22 @@ static void topo_reason(const struct topo_error *e, enum topo_source_kind kind,
 	buf[0] = '\0';
 }
 
+/* Whether a file's name says it is a tar archive, as hwloc-gather-topology
+ * saves a sysfs tree (NAME.tar.bz2). */
+static bool tar_name(const char *arg)
+{
+	static const char *const ends[] = { ".tar",    ".tar.bz2", ".tbz2",
+					    ".tar.gz", ".tgz",	   ".tar.xz",
+					    ".tar.zst" };
+	size_t len = strlen(arg);
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (len > strlen(ends[i]) &&
+		    !strcmp(arg + len - strlen(ends[i]), ends[i]))
+			return true;
+	return false;
+}
+
 const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
 			const char *arg, const char *env_var)
 {
@@ -530,6 +547,12 @@ const char *errors_topo(const struct topo_error *e, enum topo_source_kind kind,
 			   env_var, in, why);
 	if (kind == TOPO_SRC_LIVE)
 		return say("cannot read this machine's topology: %s", why);
+	if (e->code == TOPO_E_INVALID && kind == TOPO_SRC_XML && tar_name(arg))
+		return say("cannot read topology '%s': a tar archive, as "
+			   "hwloc-gather-topology saves a sysfs tree: extract "
+			   "it (mkdir topo && tar -xf '%s' -C topo) and give "
+			   "--topology the folder it holds (topo/NAME)",
+			   in, in);
 	return say("cannot read topology '%s': %s", in, why);
 }
 

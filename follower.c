@@ -319,10 +319,12 @@ static void on_finished(void *ctx, unsigned processes, unsigned pending)
 					"%s%s: %u", i ? ", " : "",
 					f->slots.text[i], f->slots.given[i]);
 	msg_note("follow: %u process%s followed; tasks per slot (CPUs: count) "
-		 "%s; let go: %u still running (on CPUs %s; --wait-all keeps "
-		 "them), %u privileged, %u tracing or traced",
+		 "%s; let go: %u still running (on CPUs %s%s), %u privileged, "
+		 "%u tracing or traced",
 		 processes, processes == 1 ? "" : "es", counts, let_go,
-		 msg_cpus(&f->whole), f->privileged, f->tracers);
+		 msg_cpus(&f->whole),
+		 f->o->wait_all ? "" : "; --wait-all keeps them", f->privileged,
+		 f->tracers);
 }
 
 /* The kernel refuses a second seccomp listener in the tree: say it once,

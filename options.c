@@ -541,18 +541,27 @@ static void set_policy(struct options *o, enum policy_kind kind,
 	}
 }
 
-/* "pinrun --spread 4 -- cmd" would run "4": getopt's optional arguments
- * need "=". Say so rather than try to run it. */
-static void check_detached_argument(char **argv, int policy_end)
+/* "pinrun --spread 4 -- cmd" would run "4", "pinrun --tell omp -n" a
+ * command named omp: getopt's optional arguments need "=". Say so rather
+ * than try to run it. end is where the option without its value ended,
+ * c what getopt returned for it. */
+static void check_detached_argument(char **argv, int end, int c)
 {
-	const char *w = argv[policy_end];
+	const char *w = argv[end];
 	unsigned long n;
+	unsigned families;
+	size_t len;
 
-	if (w && (parse_number(w, ULONG_MAX, &n) || !strcmp(w, "current") ||
-		  !strcmp(w, "idle")))
+	if (!w)
+		return;
+	if (c == OPT_TELL ? tell_parse(w, &families, &w, &len) == 0
+	    : c == 'f'	  ? !strcmp(w, "strict")
+			  : parse_number(w, ULONG_MAX, &n) ||
+			     !strcmp(w, "current") || !strcmp(w, "idle"))
 		msg_usage("'%s' after %s would be run as the command: write "
-			  "%s=%s",
-			  w, argv[policy_end - 1], argv[policy_end - 1], w);
+			  "%s%s%s",
+			  argv[end], argv[end - 1], argv[end - 1],
+			  argv[end - 1][1] == '-' ? "=" : "", argv[end]);
 }
 
 /* A value option given twice would leave one of them unused. */
@@ -819,64 +828,155 @@ static void check_value(const char *option, const char *value, const char *arg)
 			  msg_input(option), msg_input(value), dash);
 }
 
+/* What pinrun calls numactl's option opt (its short letter: C, N, m, i, p
+ * for --preferred, l, H), with value when one was given and reads as one,
+ * into buf. */
+static const char *numactl_words(int opt, const char *value, char *buf,
+				 size_t size)
+{
+	char nodes[256];
+	const char *mem = opt == 'm'   ? "bind"
+			  : opt == 'i' ? "interleave"
+				       : "preferred";
+
+	if (opt == 'C' && value && spec_word(value))
+		snprintf(buf, size, "--cpus %s", msg_input(value));
+	else if (opt == 'C')
+		snprintf(buf, size, "--cpus");
+	else if (opt == 'N' && value &&
+		 strspn(value, "0123456789") == strlen(value) && *value)
+		snprintf(buf, size, "--same-numa=%s", value);
+	else if (opt == 'N' && value &&
+		 domain_union("numa", value, nodes, sizeof(nodes)))
+		snprintf(buf, size, "--cpus '%s'", nodes);
+	else if (opt == 'N')
+		snprintf(buf, size, "--same-numa=<node>");
+	else if (opt == 'l')
+		snprintf(buf, size, "--mem=local");
+	else if (opt == 'H')
+		snprintf(buf, size, "--list");
+	else if (value && (!strcmp(value, "all") ||
+			   domain_union("numa", value, nodes, sizeof(nodes))))
+		snprintf(buf, size, "--mem=%s:%s", mem, value);
+	else
+		snprintf(buf, size, "--mem=%s:<nodes>", mem);
+	return buf;
+}
+
 /* numactl's short options, which getopt refuses: what pinrun calls them,
  * value included when it reads as one. */
 static void __attribute__((noreturn)) numactl_option(int opt, const char *value)
 {
-	char nodes[256];
+	char words[300], plain[300];
 
-	if (opt == 'C' && value && spec_word(value))
-		msg_usage("invalid option -- 'C': numactl's -C %s is --cpus %s",
-			  msg_input(value), msg_input(value));
-	if (opt == 'C')
-		msg_usage("invalid option -- 'C': numactl's -C is --cpus");
-	if (opt == 'N' && value && strspn(value, "0123456789") == strlen(value))
-		msg_usage("invalid option -- 'N': numactl's -N %s is "
-			  "--same-numa=%s",
-			  value, value);
-	if (opt == 'N' && value &&
-	    domain_union("numa", value, nodes, sizeof(nodes)))
-		msg_usage("invalid option -- 'N': numactl's -N %s is --cpus "
-			  "'%s'",
-			  value, nodes);
-	if (opt == 'N')
-		msg_usage("invalid option -- 'N': numactl's -N is "
-			  "--same-numa=<node>");
-	if (opt == 'l')
-		msg_usage("invalid option -- 'l': numactl's -l is --mem=local");
-	if (value && domain_union("numa", value, nodes, sizeof(nodes)))
-		msg_usage("invalid option -- '%c': numactl's -%c %s is "
-			  "--mem=%s:%s",
-			  opt, opt, value, opt == 'm' ? "bind" : "interleave",
-			  value);
-	msg_usage("invalid option -- '%c': numactl's -%c is --mem=%s:<nodes>",
-		  opt, opt, opt == 'm' ? "bind" : "interleave");
+	if (opt == 'H')
+		msg_usage("invalid option -- 'H': numactl's -H (--hardware) "
+			  "is --list");
+	if (opt == 'p' && !value)
+		msg_usage("invalid option -- 'p': taskset's -p PID is --show "
+			  "PID, numactl's -p NODE --mem=preferred:NODE (OS "
+			  "indexes are --physical)");
+	numactl_words(opt, value, words, sizeof(words));
+	numactl_words(opt, NULL, plain, sizeof(plain));
+	if (strcmp(words, plain)) /* the value is in the words */
+		msg_usage("invalid option -- '%c': numactl's -%c %s is %s", opt,
+			  opt, msg_input(value), words);
+	msg_usage("invalid option -- '%c': numactl's -%c is %s", opt, opt,
+		  words);
 }
 
-/* The other tools' spellings of pinrun's options. */
+/* Whether w is a pid as taskset takes one: digits alone. */
+static bool pid_word(const char *w)
+{
+	unsigned long n;
+
+	return w && parse_number(w, INT_MAX, &n) && n > 0;
+}
+
+/* taskset's -p and -a, alone or in a cluster (-p PID, -p MASK PID,
+ * -pc LIST PID, -ap PID): the one pinrun command that does what it did.
+ * -p followed by a command is numactl's --preferred. */
+static void taskset_option(char **argv, int optind_now, int opt)
+{
+	const char *w = argv[optind_now - 1], *a, *b;
+	struct cpulist_error e;
+	struct cpuset set;
+	char mask[300];
+	int at = optind_now;
+
+	/* getopt leaves optind on a cluster it has not finished. */
+	if (argv[optind_now] && argv[optind_now][0] == '-' &&
+	    strchr(argv[optind_now] + 1, opt))
+		w = argv[at++];
+	if (w[0] != '-' || w[1] == '-' || strspn(w + 1, "acp") != strlen(w + 1))
+		return;
+	a = argv[at];
+	b = a ? argv[at + 1] : NULL;
+	if (!strchr(w, 'p')) /* -a alone: what --pid does anyway */
+		msg_usage("invalid option -- 'a': taskset's -a is what --pid "
+			  "does: it moves every thread of the process (--tid "
+			  "moves one)");
+	if (pid_word(a) && !b)
+		msg_usage("invalid option -- 'p': taskset's %s %s is --show %s "
+			  "(to move it: a policy and --pid %s)",
+			  msg_input(w), a, a, a);
+	if (a && pid_word(b) && !argv[at + 2] && strchr(w, 'c') && spec_word(a))
+		msg_usage("invalid option -- 'p': taskset's %s %s %s is --cpus "
+			  "%s --pid %s",
+			  msg_input(w), msg_input(a), b, msg_input(a), b);
+	/* taskset's mask is hex, with or without 0x; pinrun's digits alone
+	 * are a list. */
+	snprintf(mask, sizeof(mask), "%s%s",
+		 a && strncmp(a, "0x", 2) ? "0x" : "", a ? a : "");
+	if (a && pid_word(b) && !argv[at + 2] && !strchr(w, 'c') &&
+	    cpulist_parse_mask(mask, &set, &e) == 0)
+		msg_usage("invalid option -- 'p': taskset's %s %s %s is --cpus "
+			  "%s --pid %s",
+			  msg_input(w), msg_input(a), b, msg_input(mask), b);
+}
+
+/* The other tools' spellings of pinrun's options: what pinrun calls them,
+ * or numactl's short letter, whose words say it with the value. */
 static const struct {
 	const char *name, *instead;
+	char numactl;
 } elsewhere[] = {
-	{ "cpu-list", "--cpus" }, /* taskset */
-	{ "all-tasks", "--pid (it moves every thread)" },
-	{ "physcpubind", "--cpus" }, /* numactl */
-	{ "cpunodebind", "--same-numa=<node>" },
-	{ "membind", "--mem=bind" },
-	{ "interleave", "--mem=interleave" },
-	{ "localalloc", "--mem=local" },
-	{ "cpubind", "--cpus" }, /* hwloc-bind */
-	{ "single", "--hot" },
-	{ "get", "--show" },
-	{ "logical", "locations without --physical" },
+	{ "cpu-list", "--cpus", 0 }, /* taskset */
+	{ "all-tasks", "--pid (it moves every thread)", 0 },
+	{ "physcpubind", NULL, 'C' }, /* numactl */
+	{ "cpunodebind", NULL, 'N' },
+	{ "membind", NULL, 'm' },
+	{ "interleave", NULL, 'i' },
+	{ "preferred", NULL, 'p' },
+	{ "localalloc", NULL, 'l' },
+	{ "hardware", NULL, 'H' },
+	{ "cpubind", "--cpus", 0 }, /* hwloc-bind */
+	{ "single", "--hot", 0 },
+	{ "get", "--show", 0 },
+	{ "logical", "locations without --physical", 0 },
+	/* hwloc-calc's: pinrun plans inside the mask it starts with, and
+	 * counts nothing but a plan's CPUs. */
+	{ "restrict",
+	  "taskset -c SET pinrun ... (pinrun plans inside the mask it starts "
+	  "with)",
+	  0 },
+	{ "number-of",
+	  "hwloc-calc --number-of (pinrun's --json has a plan's \"count\")",
+	  0 },
+	{ "intersect",
+	  "hwloc-calc --intersect (pinrun's --json has a plan's \"count\")",
+	  0 },
 };
 
 /* An unknown or ambiguous long option: its candidates, or what it was
- * probably meant to be. */
+ * probably meant to be. next is the word after it. */
 static void __attribute__((noreturn))
-long_option_error(const char *word, const struct option *longopts)
+long_option_error(const char *word, const char *next,
+		  const struct option *longopts)
 {
 	const char *name = word + 2, *names[NPOLICIES + NOTHERS];
 	size_t len = strcspn(name, "="), n = 0;
+	char words[300];
 	int k;
 
 	for (const struct option *l = longopts; l->name; l++)
@@ -885,11 +985,20 @@ long_option_error(const char *word, const struct option *longopts)
 	if (n > 1)
 		msg_usage("option '--%s' is ambiguous: %s",
 			  msg_input_n(name, len), or_list(names, n, "--"));
-	for (size_t i = 0; i < sizeof(elsewhere) / sizeof(elsewhere[0]); i++)
-		if (strlen(elsewhere[i].name) == len &&
-		    !strncmp(name, elsewhere[i].name, len))
+	for (size_t i = 0; i < sizeof(elsewhere) / sizeof(elsewhere[0]); i++) {
+		const char *value = name[len] ? name + len + 1 : next;
+
+		if (strlen(elsewhere[i].name) != len ||
+		    strncmp(name, elsewhere[i].name, len))
+			continue;
+		if (elsewhere[i].numactl)
 			msg_usage("unrecognized option '%s'; did you mean %s?",
-				  msg_input(word), elsewhere[i].instead);
+				  msg_input(word),
+				  numactl_words(elsewhere[i].numactl, value,
+						words, sizeof(words)));
+		msg_usage("unrecognized option '%s'; did you mean %s?",
+			  msg_input(word), elsewhere[i].instead);
+	}
 	n = 0;
 	for (const struct option *l = longopts; l->name; l++)
 		names[n++] = l->name;
@@ -908,7 +1017,18 @@ option_error(char **argv, int optind_now, int opt,
 {
 	const char *word = argv[optind_now - 1], *next = argv[optind_now];
 
-	if (opt && strchr("CNmil", opt))
+	if (opt == 'p' || opt == 'a')
+		taskset_option(argv, optind_now, opt);
+	if (opt == 's' && next && spec_word(next))
+		msg_usage("invalid option -- 's': likwid-pin's skip mask has "
+			  "no pinrun form: --follow --threads places every "
+			  "thread the command starts, shepherds included "
+			  "(likwid-pin -s %s skips them)",
+			  msg_input(next));
+	if (opt == 's')
+		msg_usage("invalid option -- 's': numactl's -s (--show) is "
+			  "--show");
+	if (opt && strchr("CNmilpH", opt))
 		numactl_option(
 		    opt, next && next[0] == '-' && next[1] == opt && next[2]
 			     ? next + 2
@@ -916,9 +1036,6 @@ option_error(char **argv, int optind_now, int opt,
 									: NULL);
 	if (policy_of_short(opt) != POLICY_NONE)
 		msg_usage("option requires an argument -- '%c'", opt);
-	if (opt == 'p')
-		msg_usage("invalid option -- 'p' (a process is --pid, OS "
-			  "indexes --physical)");
 	if (opt > 0 && opt < CHAR_MAX)
 		msg_usage("invalid option -- '%c'", opt);
 	for (const struct option *l = longopts; opt && l->name; l++)
@@ -929,7 +1046,7 @@ option_error(char **argv, int optind_now, int opt,
 					"argument",
 				  l->name);
 	if (!strncmp(word, "--", 2) && word[2])
-		long_option_error(word, longopts);
+		long_option_error(word, next, longopts);
 	msg_usage("unrecognized option '%s'", msg_input(word));
 }
 
@@ -982,7 +1099,7 @@ const struct options *options_parse(int argc, char **argv)
 	const char *env = getenv("PINRUN_NO_CACHE");
 	bool kind_seen = false;
 	pid_t tid = 0;
-	int c, policy_end = 0;
+	int c, detached = 0, detached_end = 0;
 
 	o.no_cache = env && *env && strcmp(env, "0");
 	fill_longopts(longopts, shorts, sizeof(shorts));
@@ -993,7 +1110,8 @@ const struct options *options_parse(int argc, char **argv)
 		if (c >= OPT_POLICY && c < OPT_POLICY + (int)NPOLICIES) {
 			set_policy(&o, policy_at((size_t)(c - OPT_POLICY)),
 				   optarg);
-			policy_end = optarg ? 0 : optind;
+			detached_end = optarg ? 0 : optind;
+			detached = c;
 			continue;
 		}
 		if (policy_of_short(c) != POLICY_NONE) {
@@ -1056,6 +1174,8 @@ const struct options *options_parse(int argc, char **argv)
 					  msg_input(optarg));
 			o.follow = true;
 			o.follow_strict |= optarg != NULL;
+			detached_end = optarg ? 0 : optind;
+			detached = c;
 			break;
 		case OPT_THREADS:
 			o.threads = true;
@@ -1083,6 +1203,8 @@ const struct options *options_parse(int argc, char **argv)
 			parse_emit(&o, optarg);
 			break;
 		case OPT_TELL:
+			detached_end = optarg ? 0 : optind;
+			detached = c;
 			parse_tell(&o, optarg);
 			break;
 		case 'h':
@@ -1094,8 +1216,8 @@ const struct options *options_parse(int argc, char **argv)
 			option_error(argv, optind, optopt, longopts);
 		}
 	}
-	if (policy_end && policy_end == optind)
-		check_detached_argument(argv, policy_end);
+	if (detached_end && detached_end == optind)
+		check_detached_argument(argv, detached_end, detached);
 	/* --show PID, or as taskset -p has it, --show --pid PID. */
 	if (o.show && optind < argc) {
 		if (o.pid)

@@ -142,6 +142,12 @@ static const char *share_vars(const struct launcher_decision *d)
 	return text;
 }
 
+/* What a launcher's processes are called: GNU parallel runs jobs. */
+static const char *ranks_word(const struct launcher_decision *d)
+{
+	return d->kind == LAUNCHER_PARALLEL ? "jobs" : "ranks";
+}
+
 /* --share auto: who started pinrun, how it bound the ranks, and the rule
  * that gives this rank its part. */
 static void explain_launcher(const struct context *ctx)
@@ -179,9 +185,9 @@ static void explain_launcher(const struct context *ctx)
 			 "mask is its entry of SLURM_CPU_BIND_LIST");
 	switch (d->binding) {
 	case LAUNCHER_BINDING_NONE:
-		msg_note("share: %s did not bind the ranks: the %lu of them "
+		msg_note("share: %s did not bind the %s: the %lu of them "
 			 "split CPUs %s",
-			 who, d->count, msg_cpus(&d->mask));
+			 who, ranks_word(d), d->count, msg_cpus(&d->mask));
 		break;
 	case LAUNCHER_BINDING_ALONE:
 		msg_note("share: alone on the allocation: all of CPUs %s",
@@ -239,11 +245,11 @@ static void explain_share(const struct context *ctx, bool pus)
 			 msg_cpus(&ctx->excluded[CONTEXT_EXCL_SHARE]),
 			 context_exclusion(CONTEXT_EXCL_SHARE)->explain);
 	if (d->wrapped)
-		msg_note("share %lu of %lu: the %lu ranks that share CPUs %s "
+		msg_note("share %lu of %lu: the %lu %s that share CPUs %s "
 			 "outnumber its %lu %s: one each, round them: CPUs "
 			 "%s%s",
 			 d->index % d->units + 1, d->units, d->count,
-			 msg_cpus(&d->mask), d->units,
+			 ranks_word(d), msg_cpus(&d->mask), d->units,
 			 pus ? (d->units == 1 ? "PU" : "PUs")
 			     : (d->units == 1 ? "core" : "cores"),
 			 msg_cpus(&ctx->req.allowed), excluded);
@@ -350,7 +356,11 @@ static void explain_exclusions(const struct context *ctx,
 		explain_near(ctx, o);
 	if (ctx->share.count && !ctx->gpu_class)
 		explain_share(ctx, o->smt == POLICY_SMT_ALL);
-	if (ctx->outside)
+	/* Only a policy that starts from where pinrun runs has a
+	 * 'current' to move. */
+	if (ctx->outside && o->which == POLICY_WHICH_CURRENT &&
+	    (policy_desc(o->policy)->value == POLICY_VALUE_PU ||
+	     policy_desc(o->policy)->value == POLICY_VALUE_DOMAIN))
 		msg_note("pinrun runs outside its %s: 'current' means the "
 			 "first candidate inside it",
 			 context_exclusion(ctx->outside_why)->outside);
@@ -443,6 +453,26 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 		explain_tell(ctx);
 }
 
+/* nginx's "worker_processes auto" counts the online CPUs, not its mask:
+ * under a placement of fewer, it starts more workers than CPUs. */
+static void explain_nginx(const struct context *ctx, const struct options *o,
+			  const struct policy_plan *plan)
+{
+	const char *name = o->command ? strrchr(o->command[0], '/') : NULL;
+	unsigned online, n = cpulist_count(&plan->cpus);
+
+	if (!o->command)
+		return;
+	name = name ? name + 1 : o->command[0];
+	online = cpulist_count(&ctx->t->complete) -
+		 cpulist_count(&ctx->excluded[CONTEXT_EXCL_OFFLINE]);
+	if (!strcmp(name, "nginx") && n < online)
+		msg_note("nginx: 'worker_processes auto' counts the %u online "
+			 "CPUs, not these %u: give it -g 'worker_processes "
+			 "%u;'",
+			 online, n, n);
+}
+
 void output_explain(const struct context *ctx, const struct options *o,
 		    const struct policy_plan *plan)
 {
@@ -473,6 +503,7 @@ void output_explain(const struct context *ctx, const struct options *o,
 	objects = objects_text(t, &plan->cpus);
 	msg_note("cpus: %s (%s)", msg_cpus(&plan->cpus), objects);
 	free(objects);
+	explain_nginx(ctx, o, plan);
 	msg_note("time: %.2f ms to the topology (cache: %s), %.2f ms to plan",
 		 ctx->t_loaded - ctx->t_start, ctx->cache,
 		 ctx->t_planned - ctx->t_loaded);

@@ -306,15 +306,16 @@ size_t tell_shell_line(const struct tell_var *v, char *buf, size_t size)
 	size_t len = 0;
 	int n;
 
-	/* Braces and commas are plain in an assignment: no brace expansion
-	 * there, and none on what $(...) gives env. */
+	/* export, so that eval passes the variable on to the programs the
+	 * shell starts; braces quoted, as bash expands them in export's
+	 * words ("export P={0},{1}" would set P=0,1). */
 	for (const char *p = s; *p && plain; p++)
 		plain =
 		    strchr(
 			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			"0123456789_,.:/=+{}@%-",
+			"0123456789_,.:/=+@%-",
 			*p) != NULL;
-	n = snprintf(buf, size, "%s=%s", v->name, plain ? s : "'");
+	n = snprintf(buf, size, "export %s=%s", v->name, plain ? s : "'");
 	len = n > 0 ? (size_t)n : 0;
 	if (plain)
 		return len;

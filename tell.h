@@ -67,8 +67,8 @@ struct tell_result {
 int tell_compute(const struct tell_input *in, struct tell_result *r);
 void tell_free(struct tell_result *r);
 
-/* A variable as a line a shell can eval ("NAME=value", the value in single
- * quotes when it needs them); like snprintf. */
+/* A variable as a line a shell can eval ("export NAME=value", the value
+ * in single quotes when it needs them); like snprintf. */
 size_t tell_shell_line(const struct tell_var *v, char *buf, size_t size);
 
 #endif

@@ -226,11 +226,11 @@ man_shorts() { man_options | sed -nE 's/^ {7}(-[a-zA-Z]), --.*/\1/p' | sort; }
 @test "near misses and other tools' spellings are named" {
 	bad_usage "unrecognized option '--same_chip'; did you mean --same-chip?" --same_chip -n
 	bad_usage "unrecognized option '--sread'; did you mean --spread?" --sread -n
-	bad_usage "unrecognized option '--physcpubind=1'; did you mean --cpus?" --physcpubind=1
+	bad_usage "unrecognized option '--physcpubind=1'; did you mean --cpus 1?" --physcpubind=1
 	bad_usage "unrecognized option '--cpu-list'; did you mean --cpus?" --cpu-list 1
-	bad_usage "unrecognized option '--membind=0'; did you mean --mem=bind?" --hot --membind=0
+	bad_usage "unrecognized option '--membind=0'; did you mean --mem=bind:0?" --hot --membind=0
 	bad_usage "unrecognized option '--bogus'" --bogus
-	bad_usage "invalid option -- 'p' (a process is --pid, OS indexes --physical)" -p 1
+	bad_usage "invalid option -- 'p': taskset's -p 1 is --show 1 (to move it: a policy and --pid 1)" -p 1
 	bad_usage "invalid --hot value 'idel': expected current, idle or a CPU specification; did you mean --hot=idle?" --hot=idel -n
 	bad_usage "invalid --same-numa value 'node1': expected current, idle or a NUMA node number; did you mean --same-numa=1?" --same-numa=node1 -n
 	bad_usage "invalid --same-numa value 'numa:1': expected current, idle or a NUMA node number; did you mean --same-numa=1?" --same-numa=numa:1 -n

@@ -3,15 +3,18 @@
 # Every example of README.md and the man pages, run. An example is a
 # "$ command" line of a ```console block (README) or of an .EX block (man
 # pages), with the lines after it as its expected output, or a line of a
-# ```sh block (README), which must succeed. Expected output is compared
+# ```sh block (README), which must succeed. The examples of a file run in
+# order in one shell, as a reader types them. Expected output is compared
 # line by line; a line "..." stands for any lines. Values that change from
 # run to run are normalized on both sides (see normalize). Examples that
-# need a launcher (srun, sbatch, salloc, mpirun, mpiexec) are run by
+# need a launcher (srun, sbatch, salloc, mpirun, mpiexec, parallel) are run by
 # tests/cluster.bats, which starts one and reads them from the same files,
 # and pinrun-compare's by tests/compare.bats; README's set-up commands are
 # what CI runs first.
 #
-# The commands run in a scratch directory holding stand-ins for the
+# README's tour runs in a fresh checkout of this tree, which it must leave
+# as clean as git status sees it. The man pages' commands run in a
+# scratch directory holding stand-ins for the
 # programs the examples name (./configure is a real autoconf one, from
 # examples/configure; ./app, ./bench, ./job, ./rank, ./server print where
 # they run), machine.xml (a two-package Xeon), a Makefile, and links to the
@@ -85,11 +88,14 @@ examples() {
 	esac
 }
 
-# What changes from run to run: pids, timings, the CPU pinrun started on.
+# What changes from run to run: pids, timings, the CPU pinrun started on,
+# and what the machine the tests run on has (the README shows one of
+# 2 PUs; another VM's hwloc may count its L3s differently).
 normalize() {
 	sed -E -e 's/^pid: [0-9]+$/pid: PID/' -e 's/"pid":[0-9]+/"pid":PID/g' \
 		-e 's/(time: )[0-9.]+ ms to the topology \(cache: [^)]*\), [0-9.]+ ms to plan/\1TIME/' \
-		-e 's/CPU [0-9]+ where pinrun runs/CPU N where pinrun runs/'
+		-e 's/CPU [0-9]+ where pinrun runs/CPU N where pinrun runs/' \
+		-e 's/^(pinrun: topology: this machine \(hwloc [0-9.]+\)): .*/\1: COUNTS/'
 }
 
 # Whether the actual output (file) matches the expected (file), "..."
@@ -109,37 +115,64 @@ matches() {
 		END { exit !match_at(1, 1) }' "$1"
 }
 
-# Run every example of a file; fail with all the ones that went wrong.
+# Whether an example is run by another suite (or by CI itself): README's
+# set-up, launchers' lines, pinrun-compare's.
+run_elsewhere() {
+	case $1 in
+	"scripts/install-deps && make" | "make check")
+		# README's set-up: what CI runs first (.ci/run).
+		return 0 ;;
+	srun* | sbatch* | salloc* | mpirun* | mpiexec* | parallel* | *" mpirun "* | *" srun "*)
+		# tests/cluster.bats starts a Slurm of three nodes and runs
+		# these (GNU parallel's too), read from the same files.
+		return 0 ;;
+	pinrun-compare*)
+		# tests/compare.bats runs these, read from the same
+		# files, with workloads short enough to repeat.
+		return 0 ;;
+	esac
+	return 1
+}
+
+# Run every example of a file in order, in one shell started in DIR (the
+# scratch directory by default), as a reader types them one after the
+# other: a `cd` stays, what one example writes the next one finds. Fail
+# with all the ones that went wrong.
 check_examples() {
-	local file=$1 record cmd expected out status bad=0
+	local file=$1 dir=${2:-$DOCS_WORK} record cmd expected bad=0 k=0 n
+	local script=$BATS_TEST_TMPDIR/examples.sh out=$BATS_TEST_TMPDIR/examples
+	local -a cmds=() wants=()
+	rm -rf "$out" && mkdir "$out"
 	while IFS= read -r -d '' record; do
 		cmd=${record%%$'\n'*}
 		expected=${record#*$'\n'}
 		expected=${expected%$'\n'}
-		case $cmd in
-		"scripts/install-deps && make" | "make check")
-			# README's set-up: what CI runs first (.ci/run).
-			continue ;;
-		srun* | sbatch* | salloc* | mpirun* | mpiexec* | *" mpirun "* | *" srun "*)
-			# tests/cluster.bats starts a Slurm of three nodes and runs
-			# these, read from the same files.
-			continue ;;
-		pinrun-compare*)
-			# tests/compare.bats runs these, read from the same
-			# files, with workloads short enough to repeat.
-			continue ;;
-		esac
-		status=0
-		out=$(cd "$DOCS_WORK" && PATH="$DOCS_WORK/bin:$DOCS_WORK:$PATH" \
-			GITHUB_STEP_SUMMARY=$DOCS_WORK/summary.md \
-			timeout 120 bash -c "$cmd" 2>&1 </dev/null) || status=$?
-		if [ "$status" -ne 0 ]; then
-			echo "# $file: '$cmd' exited $status: $out"
+		run_elsewhere "$cmd" && continue
+		cmds+=("$cmd")
+		wants+=("$expected")
+	done < <(examples "$file")
+	for cmd in "${cmds[@]}"; do
+		printf '{\n%s\n} >"$DOCS_OUT/%d" 2>&1\necho $? >"$DOCS_OUT/%d.rc"\n' "$cmd" "$k" "$k"
+		k=$((k + 1))
+	done >"$script"
+	(cd "$dir" && PATH="$DOCS_WORK/bin:$DOCS_WORK:$PATH" \
+		GITHUB_STEP_SUMMARY=$DOCS_WORK/summary.md DOCS_OUT=$out \
+		timeout 280 bash "$script" </dev/null >/dev/null 2>&1) || :
+	for ((n = 0; n < k; n++)); do
+		cmd=${cmds[n]}
+		if [ ! -f "$out/$n.rc" ]; then
+			echo "# $file: '$cmd' did not run, or did not end (it or an example before it ended the shell)"
 			bad=1
 			continue
 		fi
+		if [ "$(cat "$out/$n.rc")" -ne 0 ]; then
+			echo "# $file: '$cmd' exited $(cat "$out/$n.rc"): $(cat "$out/$n")"
+			bad=1
+			continue
+		fi
+		expected=${wants[n]}
 		[ "$expected" != "-" ] && [ -n "$expected" ] || continue
-		normalize <<<"$out" >"$BATS_TEST_TMPDIR/got"
+		normalize <"$out/$n" >"$BATS_TEST_TMPDIR/got"
 		printf '%s' "$expected" | normalize >"$BATS_TEST_TMPDIR/want"
 		if ! matches "$BATS_TEST_TMPDIR/got" "$BATS_TEST_TMPDIR/want"; then
 			echo "# $file: '$cmd' printed:"
@@ -148,8 +181,21 @@ check_examples() {
 			sed 's/^/#   /' "$BATS_TEST_TMPDIR/want"
 			bad=1
 		fi
-	done < <(examples "$file")
+	done
 	return "$bad"
+}
+
+# A fresh checkout of this tree in DIR: its files as git has them
+# (tracked, and new ones not ignored, so that a change not yet committed
+# is tried too), committed in a repository of its own.
+fresh_checkout() {
+	local dir=$1
+	mkdir -p "$dir"
+	(cd "$REPO" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 tar cf - --ignore-failed-read 2>/dev/null) | tar xf - -C "$dir"
+	git -C "$dir" init -q
+	git -C "$dir" add -A
+	git -C "$dir" -c user.name=docs -c user.email=docs@localhost commit -q -m checkout
 }
 
 @test "docs: the harness finds examples, and a wrong expected output fails" {
@@ -161,14 +207,35 @@ check_examples() {
 	printf '```console\n$ pinrun --cpus 0 --dry-run\n0\n```\n' >"$BATS_TEST_TMPDIR/right.md"
 	run check_examples "$BATS_TEST_TMPDIR/right.md"
 	assert_success
+	# In order, in one shell: a cd stays for the next example.
+	printf '```console\n$ cd tests\n$ ls -d topologies\ntopologies\n```\n' >"$BATS_TEST_TMPDIR/cd.md"
+	run check_examples "$BATS_TEST_TMPDIR/cd.md"
+	assert_success
+	printf '```console\n$ ls -d topologies\ntopologies\n$ cd tests\n```\n' >"$BATS_TEST_TMPDIR/cd.md"
+	run check_examples "$BATS_TEST_TMPDIR/cd.md"
+	assert_failure
+	assert_line --partial "'ls -d topologies' exited 2"
+	# An example that ends the shell fails the ones after it.
+	printf '```console\n$ exit 0\n$ true\n```\n' >"$BATS_TEST_TMPDIR/exit.md"
+	run check_examples "$BATS_TEST_TMPDIR/exit.md"
+	assert_failure
+	assert_output "# $BATS_TEST_TMPDIR/exit.md: 'exit 0' did not run, or did not end (it or an example before it ended the shell)
+# $BATS_TEST_TMPDIR/exit.md: 'true' did not run, or did not end (it or an example before it ended the shell)"
 }
 
-@test "docs: every example of README.md runs as shown" {
-	needs_program autoreconf -- for ./configure
-	check_examples "$REPO/README.md"
+@test "docs: README's tour, top to bottom in one shell in a fresh checkout, leaves it clean" {
+	needs_program autoreconf git -- for ./configure, and a checkout
+	git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1 ||
+		skip_unless_works "$REPO is no git checkout: the tour starts from one"
+	local clone=$BATS_TEST_TMPDIR/clone
+	fresh_checkout "$clone"
+	XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache check_examples "$REPO/README.md" "$clone"
+	run git -C "$clone" status --porcelain --untracked-files=all
+	assert_success
+	assert_output ""
 }
 
-@test "docs: every example of man/pinrun.1 runs as shown" {
+@test "docs: every example of man/pinrun.1 runs as shown, in order in one shell" {
 	needs_program autoreconf -- for ./configure
 	check_examples "$REPO/man/pinrun.1"
 }

@@ -85,6 +85,15 @@ setup() {
 @test "bad --spread: more than the cores" { bad "--spread=37: only 36 cores are allowed" --spread=37 -n --topology "$E5"; }
 @test "bad --spread --smt: more than the PUs" { bad "--spread=73: only 72 PUs are allowed" --spread=73 --smt -n --topology "$E5"; }
 @test "bad --spread: detached number" { bad_usage "'4' after --spread would be run as the command: write --spread=4" --spread 4 -- true; }
+@test "bad --tell, --follow: a detached value is not run as the command" {
+	bad_usage "'omp' after --tell would be run as the command: write --tell=omp" --hot --tell omp --dry-run
+	bad_usage "'omp,go' after --tell would be run as the command: write --tell=omp,go" --hot --tell omp,go -- true
+	bad_usage "'strict' after --follow would be run as the command: write --follow=strict" --hot --follow strict true
+	bad_usage "'strict' after -f would be run as the command: write -fstrict" --hot -f strict true
+	# After --, the command is what the user said it is.
+	run -127 "$PINRUN" --cpus 0 --tell -- omp
+	assert_output "pinrun: cannot run 'omp': No such file or directory"
+}
 @test "bad --mem value" { bad_usage "invalid --mem value 'foo': expected bind, interleave, preferred or local" --hot --mem=foo -- true; }
 @test "bad --pid: not a number" { bad_usage "invalid --pid value 'abc': expected a process id" --hot --pid abc; }
 @test "bad --pid: zero" { bad_usage "invalid --pid value '0': expected a process id" --hot --pid 0; }
@@ -279,6 +288,47 @@ not_run() {
 	bad_usage "invalid option -- 'C': numactl's -C is --cpus" -C
 	# +N counts in the allowed set: on this topology, numa:1's.
 	bad "numactl's +0-1 counts in the allowed set: here it is --cpus 18-19" --cpus +0-1 --share 2/2 -n --topology "$E5"
+}
+
+@test "habit: numactl's long options keep their nodes; -H and --hardware are --list" {
+	bad_usage "unrecognized option '--membind=0'; did you mean --mem=bind:0?" --hot --membind=0
+	bad_usage "unrecognized option '--membind'; did you mean --mem=bind:0-1?" --membind 0-1 true
+	bad_usage "unrecognized option '--interleave=all'; did you mean --mem=interleave:all?" --interleave=all true
+	bad_usage "unrecognized option '--preferred=0'; did you mean --mem=preferred:0?" --preferred=0 true
+	bad_usage "unrecognized option '--preferred'; did you mean --mem=preferred:<nodes>?" --preferred
+	bad_usage "unrecognized option '--cpunodebind=0'; did you mean --same-numa=0?" --cpunodebind=0 true
+	bad_usage "unrecognized option '--cpunodebind=0,2'; did you mean --cpus 'numa:0 numa:2'?" --cpunodebind=0,2 true
+	bad_usage "unrecognized option '--cpunodebind'; did you mean --same-numa=<node>?" --cpunodebind
+	bad_usage "unrecognized option '--physcpubind=1-2'; did you mean --cpus 1-2?" --physcpubind=1-2 true
+	bad_usage "unrecognized option '--localalloc'; did you mean --mem=local?" --localalloc true
+	bad_usage "unrecognized option '--hardware'; did you mean --list?" --hardware
+	bad_usage "invalid option -- 'H': numactl's -H (--hardware) is --list" -H
+	bad_usage "invalid option -- 'p': numactl's -p 1 is --mem=preferred:1" -p 1 ./app
+}
+
+@test "habit: taskset's -p and -a, one step to what does it" {
+	bad_usage "invalid option -- 'p': taskset's -p 4242 is --show 4242 (to move it: a policy and --pid 4242)" -p 4242
+	bad_usage "invalid option -- 'p': taskset's -ap 4242 is --show 4242 (to move it: a policy and --pid 4242)" -ap 4242
+	bad_usage "invalid option -- 'p': taskset's -p 3 4242 is --cpus 0x3 --pid 4242" -p 3 4242
+	bad_usage "invalid option -- 'p': taskset's -p 0xff 4242 is --cpus 0xff --pid 4242" -p 0xff 4242
+	bad_usage "invalid option -- 'p': taskset's -pc 0-3 4242 is --cpus 0-3 --pid 4242" -pc 0-3 4242
+	bad_usage "invalid option -- 'p': taskset's -acp 1,3 4242 is --cpus 1,3 --pid 4242" -acp 1,3 4242
+	bad_usage "invalid option -- 'a': taskset's -a is what --pid does: it moves every thread of the process (--tid moves one)" -a
+	bad_usage "invalid option -- 'p': taskset's -p PID is --show PID, numactl's -p NODE --mem=preferred:NODE (OS indexes are --physical)" -p
+	# The answer works as it is.
+	run "$PINRUN" --show $$
+	assert_success
+}
+
+@test "habit: what pinrun leaves to hwloc-calc and likwid-pin is named, numactl's -s is --show" {
+	bad_usage "unrecognized option '--restrict'; did you mean taskset -c SET pinrun ... (pinrun plans inside the mask it starts with)?" --restrict 0-3 --spread -n
+	bad_usage "unrecognized option '--number-of'; did you mean hwloc-calc --number-of (pinrun's --json has a plan's \"count\")?" --number-of core -n
+	bad_usage "unrecognized option '--intersect'; did you mean hwloc-calc --intersect (pinrun's --json has a plan's \"count\")?" --intersect core -n
+	bad_usage "invalid option -- 's': likwid-pin's skip mask has no pinrun form: --follow --threads places every thread the command starts, shepherds included (likwid-pin -s 0x1 skips them)" -s 0x1 ./app
+	bad_usage "invalid option -- 's': numactl's -s (--show) is --show" -s
+	# The restriction, as the hint has it: pinrun plans inside its mask.
+	run taskset -c 0 "$PINRUN" --spread -n
+	assert_output "0"
 }
 
 @test "habit: --same-numa with several nodes" {

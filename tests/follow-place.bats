@@ -239,6 +239,32 @@ EOF
 	done
 }
 
+@test "follow place: --threads: the Go field report's route, README's line, serves with each runtime thread on a slot" {
+	needs_program go ab -- the Go example and its load
+	needs_notify
+	# shellcheck disable=SC2086 # one word per slot
+	set -- $SLOTS
+	[ $# -ge 2 ] || skip_unless_works "needs two slots, the placement has $*"
+	local port=$((20000 + $$ % 20000)) pid cpus=" " t c
+	HOME=$BATS_TEST_TMPDIR GOCACHE=$BATS_TEST_TMPDIR/gocache GOFLAGS=-mod=mod \
+		go build -o "$BATS_TEST_TMPDIR/server" "$REPO/examples/http/burnserver.go" || fail "go build failed"
+	"$PINRUN" --spread --follow --threads -- "$BATS_TEST_TMPDIR/server" -n 1000 "$port" </dev/null >/dev/null 2>&1 &
+	pid=$!
+	BG=$pid
+	run "$REPO/examples/http/load" -t 1 -c 2 "$port"
+	assert_success
+	# Every thread the runtime started is on one slot, and both slots
+	# have some; the command's first thread keeps the whole placement.
+	assert_equal "$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$pid/status")" "$CPUS"
+	for t in /proc/"$pid"/task/*; do
+		[ "${t##*/}" != "$pid" ] || continue
+		c=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
+		[[ " $SLOTS " == *" $c "* ]] || fail "thread ${t##*/} on $c, not one slot of $SLOTS"
+		cpus+="$c "
+	done
+	[[ $cpus == *" $1 "* && $cpus == *" $2 "* ]] || fail "threads on$cpus: not on both slots $1 and $2"
+}
+
 @test "follow place: without --threads, a process on a slot that starts threads gets one note" {
 	run --separate-stderr "$PINRUN" --spread --follow -- sh -c '"$1" "T(S1)T(S1)"; "$1" "T()"; exit 0' sh "$TREE"
 	assert_success
@@ -284,6 +310,17 @@ EOF
 	: "${BG:?}" # killed in teardown
 	assert_line "pinrun: note: 2 processes still running when the command ended, let go on CPUs $CPUS (the whole placement); --wait-all keeps following them"
 	assert_line "pinrun: follow: 3 processes followed; tasks per slot (CPUs: count) $(slot_counts); let go: 2 still running (on CPUs $CPUS; --wait-all keeps them), 0 privileged, 0 tracing or traced"
+}
+
+@test "follow place: under --wait-all, --explain's summary does not offer --wait-all" {
+	local counts="" s
+	# Each /bin/true on the shell's slot, the first: the shell waits.
+	for s in $SLOTS; do
+		counts+="${counts:+, }$s: $([ -z "$counts" ] && echo 2 || echo 0)"
+	done
+	run --separate-stderr "$PINRUN" --spread --follow --wait-all --explain -- sh -c '/bin/true; /bin/true'
+	assert_success
+	[ "${stderr_lines[-1]}" = "pinrun: follow: 3 processes followed; tasks per slot (CPUs: count) $counts; let go: 0 still running (on CPUs $CPUS), 0 privileged, 0 tracing or traced" ] || fail "$stderr"
 }
 
 @test "follow place: with --wait-all, a reloaded daemon's new workers are not both put on one slot" {

@@ -247,6 +247,24 @@ replay() {
 	assert_output "18-35,54-71"
 }
 
+@test "--share auto/N --explain: GNU parallel's are jobs, and 'current' is named only where a policy has one" {
+	run --separate-stderr env PARALLEL_JOBSLOT=1 "$PINRUN" --topology "$E5" --share auto/2 --spread --explain -n
+	assert_success
+	assert_output "0-17"
+	[[ $stderr == *$'\n'"pinrun: share: GNU parallel did not bind the jobs: the 2 of them split CPUs 0-71"$'\n'* ]] || fail "$stderr"
+	[[ $stderr != *"ranks"* && $stderr != *"'current'"* ]] || fail "$stderr"
+	run --separate-stderr env PARALLEL_JOBSLOT=1 "$PINRUN" --topology "$TOPO/1pkg-1numa-intel-i7m620-laptop-smt2-2c4pu.xml" --share auto/3 --spread --explain -n
+	[[ $stderr == *$'\n'"pinrun: share 1 of 2: the 3 jobs that share CPUs 0-3 outnumber its 2 cores: one each, round them: CPUs 0,2"* ]] || fail "$stderr"
+	# Where pinrun runs outside its share, --hot's 'current' is moved, and says so.
+	needs_two_cpus
+	run --separate-stderr taskset -c 1 env PARALLEL_JOBSLOT=1 "$PINRUN" --all --share auto/2 --hot --explain -n
+	assert_output "0"
+	[[ $stderr == *$'\n'"pinrun: pinrun runs outside its share: 'current' means the first candidate inside it"$'\n'* ]] || fail "$stderr"
+	run --separate-stderr taskset -c 1 env PARALLEL_JOBSLOT=1 "$PINRUN" --all --share auto/2 --spread --explain -n
+	assert_output "0"
+	[[ $stderr != *"'current'"* ]] || fail "$stderr"
+}
+
 @test "MPI variables win over Slurm's (mpirun under srun, Hydra under sbatch)" {
 	run env SLURM_JOB_ID=1 SLURM_STEP_ID=0 SLURM_LOCALID=0 SLURM_STEP_TASKS_PER_NODE=1 \
 		OMPI_COMM_WORLD_LOCAL_RANK=1 OMPI_COMM_WORLD_LOCAL_SIZE=2 \

@@ -160,11 +160,45 @@ load lib/reference
 	done
 }
 
+@test "a sysfs tree in its tar archive: refused with the commands that make it a folder, which work" {
+	local t=$TOPO/4pkg-1numa-intel-xeon-smt2-offline-7c12pu.sysfs.tar.bz2 cmd
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "$PINRUN" --topology "$t" --spread -n
+	assert_failure 125
+	assert_output ""
+	[ "$stderr" = "pinrun: cannot read topology '$t': a tar archive, as hwloc-gather-topology saves a sysfs tree: extract it (mkdir topo && tar -xf '$t' -C topo) and give --topology the folder it holds (topo/NAME)" ] || fail "$stderr"
+	# The hint, as it says.
+	cmd=${stderr#*extract it (}
+	cmd=${cmd%%) and give*}
+	bash -c "$cmd"
+	run "$PINRUN" --topology topo/16em64t-4s2c2t-offlines --spread -n
+	assert_success
+	assert_output "$("$PINRUN" --topology "${t%.sysfs.tar.bz2}.xml" --spread -n)"
+	# An XML file that is no XML keeps its reason.
+	printf 'x' >bad.xml
+	run "$PINRUN" --topology bad.xml --spread -n
+	assert_failure 125
+	assert_output "pinrun: cannot read topology 'bad.xml': not an hwloc XML topology"
+}
+
 @test "a sysfs tree with a cgroup cpuset keeps to it" {
 	tar xjf "$TOPO/4pkg-8numa-amd-opteron6134-cgroup2-disallowed-6of32pu.sysfs.tar.bz2" -C "$BATS_TEST_TMPDIR"
 	run "$PINRUN" --topology "$BATS_TEST_TMPDIR/32amd64-4s2n4c-cgroup" --spread -n
 	assert_success
 	assert_output "0-5"
+}
+
+@test "--explain names nginx's worker_processes auto when the placement has fewer CPUs than the machine" {
+	local k=$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml
+	run --separate-stderr "$PINRUN" --topology "$k" --same-chip --explain -n -- /usr/sbin/nginx -g 'daemon off;'
+	assert_success
+	assert_output "0-63"
+	[[ $stderr == *$'\n'"pinrun: nginx: 'worker_processes auto' counts the 128 online CPUs, not these 64: give it -g 'worker_processes 64;'"$'\n'* ]] || fail "$stderr"
+	# The whole machine, or another program: nothing to say.
+	run --separate-stderr "$PINRUN" --topology "$k" --cpus all --explain -n -- nginx
+	[[ $stderr != *"worker_processes"* ]] || fail "$stderr"
+	run --separate-stderr "$PINRUN" --topology "$k" --same-chip --explain -n -- ./nginx-like
+	[[ $stderr != *"worker_processes"* ]] || fail "$stderr"
 }
 
 # Output shapes

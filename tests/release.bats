@@ -4,8 +4,8 @@
 # flags a packager passes, the hardening switch, make dist's tarball (it
 # builds and passes make check-unit on its own), the skip helper, the
 # newcomer's set-up and the docs a README reader reaches. The Debian
-# package itself is built, linted, installed and removed by CI
-# (scripts/package, .ci/run), which needs the --ci tools.
+# package is built and linted here (what it ships), and installed and
+# removed by CI (scripts/package, .ci/run); both need the --ci tools.
 
 load lib/test_helper
 
@@ -134,6 +134,18 @@ make_n() {
 	assert_success
 	run find . -name '*.o' -o -name pinrun -type f
 	assert_output ""
+}
+
+@test "the Debian package ships README and NEWS, recommends GNU time (pinrun-compare's peak memory), and is lintian-clean" {
+	needs_program dpkg-buildpackage dh lintian -- scripts/install-deps --ci
+	local deb
+	deb=$("$REPO/scripts/package" -o "$BATS_TEST_TMPDIR" 2>"$BATS_TEST_TMPDIR/package.err") ||
+		fail "scripts/package: $(cat "$BATS_TEST_TMPDIR/package.err")"
+	run dpkg-deb -f "$deb" Recommends
+	assert_output "time"
+	run bash -c "dpkg-deb -c '$deb' | awk '{ print \$NF }' | grep '^\./usr/share/doc/pinrun/'"
+	assert_line "./usr/share/doc/pinrun/README.md.gz"
+	assert_line "./usr/share/doc/pinrun/NEWS.gz"
 }
 
 @test "needs_program: a missing program skips with its name and why; PINRUN_MUST_WORK makes it a failure" {

@@ -296,61 +296,63 @@ in_cgroup() {
 @test "--tell: the variables for the placement, N its CPUs, none but these" {
 	run --separate-stderr env -i PATH="$PATH" "$PINRUN" --topology "$E5" --same-numa=1 --tell -n
 	assert_success
-	assert_output "OMP_NUM_THREADS=36
-OMP_PLACES=$("$PINRUN" --topology "$E5" --same-numa=1 --emit=openmp | cut -d= -f2-)
-OMP_PROC_BIND=close
-OPENBLAS_NUM_THREADS=36
-MKL_NUM_THREADS=36
-BLIS_NUM_THREADS=36
-GOMAXPROCS=36
-JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=36
-RAYON_NUM_THREADS=36
-CMAKE_BUILD_PARALLEL_LEVEL=36
-MAKEFLAGS=-j36"
-	[[ ${lines[1]} == "OMP_PLACES={18,54},{19,55},"*",{35,71}" ]] || fail "${lines[1]}"
+	assert_output "export OMP_NUM_THREADS=36
+export OMP_PLACES='$("$PINRUN" --topology "$E5" --same-numa=1 --emit=openmp | cut -d= -f2-)'
+export OMP_PROC_BIND=close
+export OPENBLAS_NUM_THREADS=36
+export MKL_NUM_THREADS=36
+export BLIS_NUM_THREADS=36
+export GOMAXPROCS=36
+export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=36
+export RAYON_NUM_THREADS=36
+export CMAKE_BUILD_PARALLEL_LEVEL=36
+export MAKEFLAGS=-j36"
+	[[ ${lines[1]} == "export OMP_PLACES='{18,54},{19,55},"*",{35,71}'" ]] || fail "${lines[1]}"
 	run env -i PATH="$PATH" "$PINRUN" --topology "$E5" --spread=3 --tell=go,rust -n
-	assert_output "GOMAXPROCS=3
-RAYON_NUM_THREADS=3"
+	assert_output "export GOMAXPROCS=3
+export RAYON_NUM_THREADS=3"
 	run env -i PATH="$PATH" "$PINRUN" --topology "$E5" --hot --tell=blas,omp -n
-	assert_output "OMP_NUM_THREADS=1
-OMP_PLACES={0}
-OMP_PROC_BIND=close
-OPENBLAS_NUM_THREADS=1
-MKL_NUM_THREADS=1
-BLIS_NUM_THREADS=1"
+	assert_output "export OMP_NUM_THREADS=1
+export OMP_PLACES='{0}'
+export OMP_PROC_BIND=close
+export OPENBLAS_NUM_THREADS=1
+export MKL_NUM_THREADS=1
+export BLIS_NUM_THREADS=1"
 }
 
 @test "--tell: what the user set stays; JAVA_TOOL_OPTIONS and MAKEFLAGS are appended to" {
 	run env -i PATH="$PATH" OMP_NUM_THREADS=7 MKL_NUM_THREADS= JAVA_TOOL_OPTIONS="-Xmx1g" MAKEFLAGS=k \
 		"$PINRUN" --topology "$E5" --cpus 0-3 --tell=omp,blas,java,build -n
 	assert_success
-	assert_output "OMP_PLACES={0},{1},{2},{3}
-OMP_PROC_BIND=close
-OPENBLAS_NUM_THREADS=4
-BLIS_NUM_THREADS=4
-JAVA_TOOL_OPTIONS='-Xmx1g -XX:ActiveProcessorCount=4'
-CMAKE_BUILD_PARALLEL_LEVEL=4
-MAKEFLAGS='k -j4'"
+	assert_output "export OMP_PLACES='{0},{1},{2},{3}'
+export OMP_PROC_BIND=close
+export OPENBLAS_NUM_THREADS=4
+export BLIS_NUM_THREADS=4
+export JAVA_TOOL_OPTIONS='-Xmx1g -XX:ActiveProcessorCount=4'
+export CMAKE_BUILD_PARALLEL_LEVEL=4
+export MAKEFLAGS='k -j4'"
 	# What already says it stays whole.
 	run env -i PATH="$PATH" JAVA_TOOL_OPTIONS="-XX:ActiveProcessorCount=9" MAKEFLAGS=" -j8 --jobserver-auth=3,4" \
 		"$PINRUN" --topology "$E5" --cpus 0-3 --tell=java,build -n
-	assert_output "CMAKE_BUILD_PARALLEL_LEVEL=4"
+	assert_output "export CMAKE_BUILD_PARALLEL_LEVEL=4"
 	run --separate-stderr env -i PATH="$PATH" OMP_NUM_THREADS=7 "$PINRUN" --topology "$E5" --cpus 0-3 --tell=omp --explain -n
-	assert_line -n 0 "OMP_PLACES={0},{1},{2},{3}"
+	assert_line -n 0 "export OMP_PLACES='{0},{1},{2},{3}'"
 	[[ $stderr == *"pinrun: tell: N = 4: the placement's 4 CPUs"$'\n'* ]] || fail "$stderr"
 	[[ $stderr == *"pinrun: tell: OMP_NUM_THREADS left as the user set it: 7"$'\n'* ]] || fail "$stderr"
 	[[ $stderr == *"pinrun: tell: OMP_PLACES={0},{1},{2},{3} (the placement's cores, their PUs in OS numbers)"$'\n'* ]] || fail "$stderr"
 }
 
-@test "--dry-run --tell: lines eval and env take" {
+@test "--dry-run --tell: export lines that eval passes on to the programs a shell starts" {
 	local out
 	out=$(env -i PATH="$PATH" JAVA_TOOL_OPTIONS="-Da='b c'" "$PINRUN" --topology "$E5" --cpus 0,36 --tell -n)
-	run env -i bash -c 'eval "$1"; printf "%s|%s|%s\n" "$OMP_PLACES" "$JAVA_TOOL_OPTIONS" "$MAKEFLAGS"' _ "$out"
+	# sh -c: a program the shell starts, which sees only what is exported.
+	run env -i PATH="$PATH" bash -c 'eval "$1"; sh -c '\''printf "%s|%s|%s\n" "$OMP_PLACES" "$JAVA_TOOL_OPTIONS" "$MAKEFLAGS"'\' _ "$out"
 	assert_output "{0,36}|-Da='b c' -XX:ActiveProcessorCount=2|-j2"
-	# Without a value to quote, env takes the words as they are.
-	# shellcheck disable=SC2046
-	run env -i $(env -i PATH="$PATH" "$PINRUN" --topology "$E5" --cpus 0,36 --tell=omp -n) sh -c 'echo "$OMP_NUM_THREADS $OMP_PLACES $OMP_PROC_BIND"'
-	assert_output "2 {0,36} close"
+	run env -i PATH="$PATH" dash -c 'eval "$1"; sh -c '\''echo "[$OMP_PLACES] [$GOMAXPROCS]"'\' _ "$out"
+	assert_output "[{0,36}] [2]"
+	# The issue's line, on this machine.
+	run env -i PATH="$PATH" PINRUN="$PINRUN" bash -c 'eval "$("$PINRUN" --hot --tell=go --dry-run)"; sh -c '\''echo "[$GOMAXPROCS]"'\'
+	assert_output "[1]"
 }
 
 @test "--tell --json: N, the quota, what was set and what was left" {
@@ -428,17 +430,17 @@ EOF
 	assert_success
 	assert_output "1"
 	run --separate-stderr in_cgroup "$d" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go --explain -n
-	assert_output "GOMAXPROCS=1"
+	assert_output "export GOMAXPROCS=1"
 	[[ $stderr == *"pinrun: tell: N = 1: the placement's 2 CPUs, capped by the CPU quota of 50000 us per 100000 us ($d/cpu."*"), rounded up"* ]] || fail "$stderr"
 	# 1.5 CPUs of time is 2 threads' worth.
 	echo 150000 >"$d/cpu.cfs_quota_us" 2>/dev/null || echo "150000 100000" >"$d/cpu.max"
 	run in_cgroup "$d" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go -n
-	assert_output "GOMAXPROCS=2"
+	assert_output "export GOMAXPROCS=2"
 	# A child cgroup without a quota of its own: its parent's caps it.
 	echo 50000 >"$d/cpu.cfs_quota_us" 2>/dev/null || echo "50000 100000" >"$d/cpu.max"
 	mkdir "$d/child" && echo "$d/child" >>"$BATS_TEST_TMPDIR/cgroups"
 	run in_cgroup "$d/child" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go -n
-	assert_output "GOMAXPROCS=1"
+	assert_output "export GOMAXPROCS=1"
 	run --separate-stderr in_cgroup "$d/child" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go --json
 	[[ $output == *'"quota":{"quota_us":50000,"period_us":100000,"file":"'"$d"'/cpu.'*'","capped":true}'* ]] || fail "$output"
 }
@@ -479,8 +481,8 @@ EOF
 @test "--tell --follow: every process gets the placement's counts, no places" {
 	run env -i PATH="$PATH" "$PINRUN" --topology "$E5" --cpus 0-3 --tell=omp,go --follow -n
 	assert_success
-	assert_output "OMP_NUM_THREADS=4
-GOMAXPROCS=4"
+	assert_output "export OMP_NUM_THREADS=4
+export GOMAXPROCS=4"
 	needs_two_cpus
 	run env -u OMP_NUM_THREADS -u OMP_PLACES -u OMP_PROC_BIND -u GOMAXPROCS "$PINRUN" --cpus 0-1 --tell=omp,go --follow -- \
 		sh -c 'sh -c "echo \$OMP_NUM_THREADS \$GOMAXPROCS \${OMP_PLACES:-none}"'
@@ -557,8 +559,8 @@ gpu_uuid() {
 				run env -i "$PINRUN" --topology "$f" --near=gpu --share "$i/$n" --tell=gpu -n
 				assert_success
 				case $uuid in
-				GPU-*) assert_output "CUDA_VISIBLE_DEVICES=$uuid" ;;
-				?*) assert_output "ROCR_VISIBLE_DEVICES=GPU-$uuid" ;;
+				GPU-*) assert_output "export CUDA_VISIBLE_DEVICES=$uuid" ;;
+				?*) assert_output "export ROCR_VISIBLE_DEVICES=GPU-$uuid" ;;
 				*) assert_output "" ;;
 				esac
 				checked=$((checked + 1))
@@ -586,17 +588,17 @@ gpu_uuid() {
 
 @test "--near=GPU --tell: the program sees that GPU alone; a NIC's names for UCX and NCCL" {
 	run env -i "$PINRUN" --topology "$E5" --near=cuda1 --tell=gpu -n
-	assert_output "CUDA_VISIBLE_DEVICES=GPU-fa7cef9c-220f-b6d7-1bb6-ea1e99d3ad0a"
+	assert_output "export CUDA_VISIBLE_DEVICES=GPU-fa7cef9c-220f-b6d7-1bb6-ea1e99d3ad0a"
 	run env -i "$PINRUN" --topology "$E5" --near=nvml0 --tell=gpu -n
-	assert_output "CUDA_VISIBLE_DEVICES=GPU-affad486-897e-9778-18e8-26a7127927a8"
+	assert_output "export CUDA_VISIBLE_DEVICES=GPU-affad486-897e-9778-18e8-26a7127927a8"
 	run env -i "$PINRUN" --topology "$TOPO/1pkg-4numa-amd-epyc7a53-nps4-8l3-64c128pu.xml" --near=rsmi0 --tell=gpu -n
-	assert_output "ROCR_VISIBLE_DEVICES=GPU-4a7c19da329a2b8c"
+	assert_output "export ROCR_VISIBLE_DEVICES=GPU-4a7c19da329a2b8c"
 	run env -i "$PINRUN" --topology "$E5" --near=mlx5_0 --tell=gpu -n
-	assert_output "UCX_NET_DEVICES=mlx5_0:1
-NCCL_IB_HCA==mlx5_0"
+	assert_output "export UCX_NET_DEVICES=mlx5_0:1
+export NCCL_IB_HCA==mlx5_0"
 	run env -i "$PINRUN" --topology "$E5" --near=enp12s0f0 --tell=gpu -n
-	assert_output "UCX_NET_DEVICES=enp12s0f0
-NCCL_SOCKET_IFNAME==enp12s0f0"
+	assert_output "export UCX_NET_DEVICES=enp12s0f0
+export NCCL_SOCKET_IFNAME==enp12s0f0"
 	# The user's choice stays; CUDA_DEVICE_ORDER is never set.
 	run env -i CUDA_VISIBLE_DEVICES=0 "$PINRUN" --topology "$E5" --near=cuda1 --tell -n
 	refute_line --partial "CUDA_VISIBLE_DEVICES"

@@ -107,15 +107,19 @@ TEST(tell_user_values_and_follow)
 
 TEST(tell_shell_lines)
 {
-	struct tell_var plain = { .name = "OMP_PLACES", .value = "{0,1},{2}" };
+	struct tell_var plain = { .name = "GOMAXPROCS", .value = "4" };
+	struct tell_var braces = { .name = "OMP_PLACES", .value = "{0,1},{2}" };
 	struct tell_var quoted = { .name = "JAVA_TOOL_OPTIONS",
 				   .value = "-Da='x y' -XX:A=1" };
 	char buf[128];
 
 	EXPECT(tell_shell_line(&plain, buf, sizeof(buf)) == strlen(buf));
-	EXPECT(!strcmp(buf, "OMP_PLACES={0,1},{2}"));
+	EXPECT(!strcmp(buf, "export GOMAXPROCS=4"));
+	EXPECT(tell_shell_line(&braces, buf, sizeof(buf)) == strlen(buf));
+	EXPECT(!strcmp(buf, "export OMP_PLACES='{0,1},{2}'"));
 	EXPECT(tell_shell_line(&quoted, buf, sizeof(buf)) == strlen(buf));
-	EXPECT(!strcmp(buf, "JAVA_TOOL_OPTIONS='-Da='\\''x y'\\'' -XX:A=1'"));
+	EXPECT(!strcmp(buf,
+		       "export JAVA_TOOL_OPTIONS='-Da='\\''x y'\\'' -XX:A=1'"));
 	EXPECT(tell_shell_line(&quoted, NULL, 0) == strlen(buf));
 }
 
