@@ -251,7 +251,8 @@ EOF
 	"$PINRUN" --spread --follow --threads -- "$BATS_TEST_TMPDIR/server" -n 1000 "$port" </dev/null >/dev/null 2>&1 &
 	pid=$!
 	BG=$pid
-	run "$REPO/examples/http/load" -t 1 -c 2 "$port"
+	# A 16-CPU guest under TCG is slow to start the server.
+	run "$REPO/examples/http/load" -t 1 -c 2 -w 30 "$port"
 	assert_success
 	# Every thread the runtime started is on one slot, and both slots
 	# have some; the command's first thread keeps the whole placement.
