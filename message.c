@@ -14,22 +14,103 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "json.h"
 #include "message.h"
 #include "pinrun.h"
 
+static const char prefix[] = "pinrun: ";
+#define PREFIX_COLS (sizeof(prefix) - 1)
+
+/* The width messages wrap at: 0 where stderr is no terminal (a pipe, a
+ * file, a CI log: each message one line, for grep); on a terminal,
+ * COLUMNS, else the terminal's own width, else 80, and never under 40. */
+static size_t wrap_width(void)
+{
+	static size_t width = (size_t)-1;
+	struct winsize ws;
+	const char *env;
+	unsigned long v;
+	char *end;
+
+	if (width != (size_t)-1)
+		return width;
+	width = 0;
+	if (!isatty(STDERR_FILENO))
+		return width;
+	width = 80;
+	env = getenv("COLUMNS");
+	if (env && *env) {
+		errno = 0;
+		v = strtoul(env, &end, 10);
+		if (!*end && !errno && v > 0 && v < 10000)
+			width = v;
+	} else if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 &&
+		   ws.ws_col > 0) {
+		width = ws.ws_col;
+	}
+	if (width < 40)
+		width = 40;
+	return width;
+}
+
+/* "pinrun: " and text (len bytes) into out (size bytes), wrapped at
+ * width columns: at spaces, each further row indented under the text; a
+ * word wider than a row stands alone on its own. Columns are counted in
+ * UTF-8 characters. Returns the bytes written, 0 if out is too small. */
+static size_t wrap(const char *text, size_t len, size_t width, char *out,
+		   size_t size)
+{
+	size_t i = 0, o = PREFIX_COLS, col = PREFIX_COLS;
+	bool first = true;
+
+	if (size < PREFIX_COLS)
+		return 0;
+	memcpy(out, prefix, PREFIX_COLS);
+	for (;;) {
+		size_t w = i, cols = 0;
+
+		while (w < len && text[w] != ' ') {
+			cols += ((unsigned char)text[w] & 0xc0) != 0x80;
+			w++;
+		}
+		if (!first && col + 1 + cols > width) {
+			if (size - o < 1 + PREFIX_COLS)
+				return 0;
+			out[o++] = '\n';
+			memset(out + o, ' ', PREFIX_COLS);
+			o += PREFIX_COLS;
+			col = PREFIX_COLS;
+		} else if (!first) {
+			if (size - o < 1)
+				return 0;
+			out[o++] = ' ';
+			col++;
+		}
+		if (size - o < w - i)
+			return 0;
+		memcpy(out + o, text + i, w - i);
+		o += w - i;
+		col += cols;
+		first = false;
+		if (w >= len)
+			return o;
+		i = w + 1;
+	}
+}
+
 /* The line "pinrun: MESSAGE\n" in one write, so that what another
  * process writes to the same stderr (the command, under --follow's
  * helper) cannot land inside it; a line too long for the buffer goes in
- * three. */
+ * three. On a terminal, wrapped at its width (wrap_width). */
 static void __attribute__((format(printf, 1, 0)))
 vmessage(const char *fmt, va_list ap)
 {
-	static const char prefix[] = "pinrun: ";
+	static char wrapped[40960];
 	char line[20480];
-	size_t p = sizeof(prefix) - 1, room = sizeof(line) - p - 1;
+	size_t p = PREFIX_COLS, room = sizeof(line) - p - 1, width, w;
 	va_list copy;
 	int n;
 
@@ -38,6 +119,14 @@ vmessage(const char *fmt, va_list ap)
 	n = vsnprintf(line + p, room, fmt, copy);
 	va_end(copy);
 	if (n >= 0 && (size_t)n < room) {
+		width = wrap_width();
+		if (width && p + (size_t)n > width &&
+		    (w = wrap(line + p, (size_t)n, width, wrapped,
+			      sizeof(wrapped) - 1)) > 0) {
+			wrapped[w] = '\n';
+			fwrite(wrapped, 1, w + 1, stderr);
+			return;
+		}
 		line[p + (size_t)n] = '\n';
 		fwrite(line, 1, p + (size_t)n + 1, stderr);
 		return;

@@ -131,6 +131,42 @@ sys.exit(subprocess.run(sys.argv[1:], stdout=w, restore_signals=False).returncod
 	[[ "$stderr" == *"pinrun: cpus: 0 ("* ]]
 }
 
+# On a terminal (script(1) gives pinrun one), messages wrap at its width
+# at spaces, each further row under the text; in a pipe each is one line.
+@test "on a terminal, --explain and errors wrap at its width (COLUMNS); in a pipe, one line each" {
+	local e5=$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml cols row joined=() piped
+	local args=(--topology "$e5" --no-cache --spread --explain --dry-run)
+	for cols in 60 80; do
+		run env COLUMNS="$cols" script -qec "$(printf '%q ' "$PINRUN" "${args[@]}") >/dev/null" /dev/null
+		assert_success
+		mapfile -t lines <<<"${output//$'\r'/}"
+		[ "${#lines[@]}" -gt 5 ] || fail "$output"
+		joined=()
+		for row in "${lines[@]}"; do
+			[ "${#row}" -le "$cols" ] || fail "a row of ${#row} columns at $cols: '$row'"
+			if [[ $row == "        "* ]]; then
+				joined[${#joined[@]} - 1]+=" ${row#        }"
+			else
+				[[ $row == "pinrun: "* ]] || fail "row '$row'"
+				joined+=("$row")
+			fi
+		done
+		# The same words as in a pipe, where no line is cut. The time
+		# line's figures differ from run to run: its words are compared.
+		piped=$("$PINRUN" "${args[@]}" 2>&1 >/dev/null | sed -E 's/[0-9.]+ ms/N ms/g')
+		assert_equal "$(printf '%s\n' "${joined[@]}" | sed -E 's/[0-9.]+ ms/N ms/g')" "$piped"
+		awk 'length > 80 { n++ } END { exit !n }' <<<"$piped" || fail "no line longer than 80 in a pipe: $piped"
+	done
+	# A message is never cut inside a word, and an error wraps too.
+	run env COLUMNS=40 script -qec "$(printf '%q ' "$PINRUN" --topology "$e5" --dry-run --cpus pu:7000)" /dev/null
+	assert_equal "${output//$'\r'/}" "pinrun: invalid location 'pu:7000': the
+        machine has no pu 7000 (it has
+        72)"
+	run --separate-stderr "$PINRUN" --topology "$e5" --dry-run --cpus pu:7000
+	assert_failure 125
+	assert_equal "$stderr" "pinrun: invalid location 'pu:7000': the machine has no pu 7000 (it has 72)"
+}
+
 @test "--json and --dry-run with a command print the plan and run nothing" {
 	run --separate-stderr "$PINRUN" --cpus 0 --json -- touch "$BATS_TEST_TMPDIR/ran"
 	assert_success

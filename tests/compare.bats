@@ -793,17 +793,57 @@ assert hot["cannot_decide"] == (status == 4), (status, hot)' <<<"$output"
 
 # --- progress ---------------------------------------------------------------
 
+# rounds: stderr's progress records in $rounds, each a record's rows joined
+# (a row under the one before is indented by 16 spaces), every row at most
+# 80 columns.
+progress_records() {
+	local row
+	rounds=()
+	for row in "${stderr_lines[@]}"; do
+		[ "${#row}" -le 80 ] || fail "a row of ${#row} columns: '$row'"
+		if [[ $row == "                "[!\ ]* ]]; then
+			rounds[${#rounds[@]} - 1]+=" ${row#                }"
+		else
+			rounds+=("$row")
+		fi
+	done
+}
+
+# The live line's writes on a terminal of $1 columns ($output, from script):
+# each clear goes up as many rows as the line before it took, and no row
+# is wider than the terminal's last column.
+live_rows() {
+	python3 - "$1" "$output" <<'EOF' || fail "live line: $(printf '%q' "$output")"
+import re, sys
+cols, out = int(sys.argv[1]), sys.argv[2]
+parts = re.split(r"\r\x1b\[K((?:\x1b\[1A\x1b\[K)*)", out)
+# parts: text before the first clear, then (ups, line) pairs
+lines = parts[2::2]
+ups = [u.count("\x1b[1A") for u in parts[1::2]]
+assert len(lines) > 2, lines
+for i, line in enumerate(lines[:-1]):
+    rows = line.split("\r\n")
+    assert ups[i + 1] == len(rows) - 1, (i, ups[i + 1], rows)
+    assert all(len(r) < cols for r in rows), rows
+print(max(len(line.split("\r\n")) for line in lines))
+EOF
+}
+
 @test "compare: progress: one line per round on a pipe, one live line on a terminal, none with -q" {
 	run --separate-stderr "$COMPARE" -n 2 -w 1 -p none -p hot --format csv -- true
 	assert_success
-	[ "${#stderr_lines[@]}" -eq 3 ] || fail "stderr: $stderr"
+	progress_records
+	[ "${#rounds[@]}" -eq 3 ] || fail "stderr: $stderr"
+	# Wider than 80 columns, a record wraps at its "; " parts.
+	[ "${#stderr_lines[@]}" -eq 6 ] || fail "stderr: $stderr"
+	assert_equal "${stderr_lines[1]}" "                ratio to none: hot -"
 	local t='[0-9]+:[0-9]{2}'
-	[[ "${stderr_lines[0]}" =~ ^"pinrun-compare: round 1 of 3 (warm-up), "$t" elapsed, about "$t" left; ratio to none: hot -"$ ]] ||
-		fail "line 1: ${stderr_lines[0]}"
-	[[ "${stderr_lines[1]}" =~ ^"pinrun-compare: round 2 of 3, "$t" elapsed, about "$t" left; ratio to none: hot "[0-9]\.[0-9]{3}$ ]] ||
-		fail "line 2: ${stderr_lines[1]}"
-	[[ "${stderr_lines[2]}" =~ ^"pinrun-compare: round 3 of 3, "$t" elapsed, about 0:00 left; ratio to none: hot "[0-9]\.[0-9]{3}$ ]] ||
-		fail "line 3: ${stderr_lines[2]}"
+	[[ "${rounds[0]}" =~ ^"pinrun-compare: round 1 of 3 (warm-up), "$t" elapsed, about "$t" left; ratio to none: hot -"$ ]] ||
+		fail "record 1: ${rounds[0]}"
+	[[ "${rounds[1]}" =~ ^"pinrun-compare: round 2 of 3, "$t" elapsed, about "$t" left; ratio to none: hot "[0-9]\.[0-9]{3}$ ]] ||
+		fail "record 2: ${rounds[1]}"
+	[[ "${rounds[2]}" =~ ^"pinrun-compare: round 3 of 3, "$t" elapsed, about 0:00 left; ratio to none: hot "[0-9]\.[0-9]{3}$ ]] ||
+		fail "record 3: ${rounds[2]}"
 	# The running ratio is the median of the rounds' ratios so far.
 	python3 -c "$(cat <<'EOF'
 import csv, statistics, sys
@@ -812,11 +852,13 @@ by = {(r["round"], r["placement"]): float(r["figure"]) for r in runs}
 ratios = [by[k, "hot"] / by[k, "none"] for k in ("1", "2")]
 assert "%.3f" % statistics.median(ratios) == sys.argv[1], (ratios, sys.argv[1])
 EOF
-)" "${stderr_lines[2]##* }" <<<"$output" || fail "ratio: $output"
+)" "${rounds[2]##* }" <<<"$output" || fail "ratio: $output"
 	# Failures are counted as they come.
 	run --separate-stderr "$COMPARE" -n 1 -w 0 -p none -p hot -- false
 	assert_failure 3
-	[[ "$stderr" =~ ^"pinrun-compare: round 1 of 1, "$t" elapsed, about 0:00 left; ratio to none: hot -; failed: none 1, hot 1"$ ]] ||
+	progress_records
+	[ "${#rounds[@]}" -eq 1 ] || fail "stderr: $stderr"
+	[[ "${rounds[0]}" =~ ^"pinrun-compare: round 1 of 1, "$t" elapsed, about 0:00 left; ratio to none: hot -; failed: none 1, hot 1"$ ]] ||
 		fail "stderr: $stderr"
 	# On a terminal: one line, rewritten run by run, cleared at the end.
 	command -v script >/dev/null || skip_unless_works "no script(1) (Debian package bsdutils)"
@@ -826,12 +868,17 @@ EOF
 		fail "no live line: $(printf '%q' "$output")"
 	[[ "$output" == *$'\r\e[Kpinrun-compare: round 3 of 3, hot (2 of 2), '*' left; ratio to none: hot '[0-9].[0-9][0-9][0-9]$'\r\e[K'* ]] ||
 		fail "no last line: $(printf '%q' "$output")"
-	# Wider than the terminal: whole, never cut; the next line clears
-	# every row it wrapped to (here 2 of 50 columns) first.
+	run live_rows 300
+	assert_output 1
+	# Wider than the terminal: whole, never cut, wrapped at spaces short of
+	# its last column; the next line clears every row it took first.
 	run env COLUMNS=50 script -qec "$(printf '%q ' "$COMPARE" -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
 	assert_success
-	[[ "$output" == *$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), none (1 of 2), '*' elapsed; ratio to none: hot -'$'\r\e[K\e[1A\e[Kpinrun-compare: round 1 of 3 (warm-up), hot (2 of 2), '* ]] ||
-		fail "cut, or not cleared: $(printf '%q' "$output")"
+	[[ "$output" == *$'\r\e[Kpinrun-compare: round 1 of 3 (warm-up), none (1\r\n                of 2), '* ]] ||
+		fail "not wrapped at a space: $(printf '%q' "$output")"
+	run live_rows 50
+	assert_success
+	[ "$output" -ge 3 ] || fail "rows: $output"
 	run script -qec "$(printf '%q ' "$COMPARE" -q -n 2 -w 1 -p none -p hot -o /dev/null -- true)" /dev/null
 	assert_success
 	[[ "$output" != *"pinrun-compare: round"* && "$output" != *$'\e'* ]] || fail "progress with -q: $(printf '%q' "$output")"

@@ -6,6 +6,7 @@ import shlex
 import shutil
 import sys
 import tempfile
+import textwrap
 import time
 
 from .placement import AUTO, AUTO_CANDIDATES, parse_placement
@@ -35,11 +36,31 @@ def clock(s):
     return "%d:%02d" % (s // 60, s % 60)
 
 
+def rows(text, width):
+    """text as rows of at most width columns: whole if it fits, else each
+    of its "; "-separated parts from a row of its own, wrapped at spaces (a
+    word wider stands alone), every row after the first indented under
+    the text after "pinrun-compare: ", as pinrun's own messages wrap.
+    Joined with spaces, the rows give text back."""
+    if len(text) <= width:
+        return [text]
+    indent = " " * len(PROG + ": ")
+    parts = text.split("; ")
+    out = []
+    for i, part in enumerate(parts):
+        out += textwrap.wrap(part + (";" if i < len(parts) - 1 else ""),
+                             width, initial_indent=indent if out else "",
+                             subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
+    return out
+
+
 class Progress:
     """On standard error: to a terminal, one line kept up to date, run by
-    run; otherwise (a CI log) one line per round. Both give the round,
-    the time elapsed and left, and the running ratios to the baseline:
-    the median of the per-round ratios so far."""
+    run, wrapped at its width; otherwise (a CI log) one line per round,
+    wrapped at 80 columns. Both give the round, the time elapsed and left,
+    and the running ratios to the baseline: the median of the per-round
+    ratios so far."""
 
     def __init__(self, o, labels, baseline, tally):
         self.on = not o.quiet
@@ -90,11 +111,13 @@ class Progress:
         line = "%s: round %d of %d%s, %s (%d of %d), %s%s" % (
             PROG, k, self.rounds, self.phase(k), label, i, len(self.labels),
             self.times(), self.running())
-        cols = max(10, shutil.get_terminal_size((80, 24)).columns)
-        # Whole, however long: wider than the terminal, it wraps, and the
-        # next one clears every row of it first.
-        self.say(self.clear() + escape(line))
-        self.rows = max(1, -(-len(line) // cols))
+        # Whole, however long: wider than the terminal, it wraps at spaces
+        # (short of the last column, where a terminal would wrap by
+        # itself), and the next one clears every row of it first.
+        cols = max(40, shutil.get_terminal_size((80, 24)).columns)
+        wrapped = rows(escape(line), cols - 1)
+        self.say(self.clear() + "\n".join(wrapped))
+        self.rows = len(wrapped)
 
     def ran(self):
         self.done += 1
@@ -108,9 +131,9 @@ class Progress:
                 if not (math.isnan(v) or math.isnan(base)):
                     insort(rs, v / base)
         if self.on and not self.tty:
-            self.say("%s: round %d of %d%s, %s%s\n" % (
+            self.say("\n".join(rows("%s: round %d of %d%s, %s%s" % (
                 PROG, k, self.rounds, self.phase(k), self.times(),
-                self.running()))
+                self.running()), 80)) + "\n")
 
     def clear(self):
         """Back to the start of the line before, every row of it erased."""
