@@ -19,6 +19,9 @@ load lib/test_helper
 # the attach was asked, and never stops; the bell now also rings every
 # 20 ms while attaches wait), and a thread that exec'd under --threads
 # (its process now runs on the thread's slot, and the report says so).
+# The families of issue 31 run here too: pid1, sigign, nofile (the ways
+# pinrun is started), policy (placements other than --spread), stopcont,
+# sigext and sighelper (what is done to a run while it goes).
 # PINRUN_TORTURE_PENDING=TAGS leaves shapes out again while a fix is made.
 PINRUN_TORTURE_PENDING=${PINRUN_TORTURE_PENDING-}
 
