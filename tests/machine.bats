@@ -18,13 +18,22 @@ setup_file() {
 	command -v lstopo-no-graphics >/dev/null || return 0
 	export ME_XML=$BATS_FILE_TMPDIR/me.xml
 	lstopo-no-graphics --of xml "$ME_XML"
+	allowed_here
+	FIRST_PUS=$(kernel_first_pus)
+	export ALLOWED FIRST_PUS
+}
+
+# The allowed set, in ALLOWED: a task's Cpus_allowed_list keeps CPUs that
+# went offline under it.
+allowed_here() {
+	load_allowed
+	ALLOWED=$(intersect "$ALLOWED" "$(</sys/devices/system/cpu/online)")
 }
 
 setup() {
 	needs_program hwloc-calc hwloc-distrib lstopo-no-graphics
-	load_allowed
-	# A task's Cpus_allowed_list keeps CPUs that went offline under it.
-	ALLOWED=$(intersect "$ALLOWED" "$(</sys/devices/system/cpu/online)")
+	# setup_file's, unless it could not (no lstopo: the test skips).
+	[ -n "${FIRST_PUS:-}" ] || allowed_here
 }
 
 hcalc() {
@@ -50,27 +59,35 @@ sample() {
 	echo "${!seen[@]}"
 }
 
-# A CPU list ("0-3,8") in the one form the checks compare: sorted,
-# comma-separated, each CPU once; "(empty)" for none.
-norm() {
-	local item a b i out=() set=()
-	local IFS=,
+# The CPUs of a list ("0-3,8") as the indexes of the array S, which bash
+# keeps in order; no fork (the functions below use it, not $(norm)).
+set_of() {
+	local item a b i IFS=,
+	S=()
 	for item in $1; do
 		[[ $item =~ ^([0-9]+)(-([0-9]+))?$ ]] || continue
 		a=${BASH_REMATCH[1]}
 		b=${BASH_REMATCH[3]:-$a}
-		for ((i = a; i <= b; i++)); do set[i]=1; done
+		for ((i = a; i <= b; i++)); do S[i]=1; done
 	done
-	out=("${!set[@]}")
-	[ ${#out[@]} -gt 0 ] && echo "${out[*]}" || echo "(empty)"
+}
+
+# A CPU list in the one form the checks compare: sorted, comma-separated,
+# each CPU once; "(empty)" for none.
+norm() {
+	local IFS=,
+	set_of "$1"
+	[ ${#S[@]} -gt 0 ] && echo "${!S[*]}" || echo "(empty)"
 }
 
 # The CPUs in both lists, or "(empty)".
 intersect() {
-	local c out=() in=()
-	local IFS=,
-	for c in $(norm "$2"); do in[c]=1; done
-	for c in $(norm "$1"); do
+	local c out=() IFS=,
+	local -a in=()
+	set_of "$2"
+	for c in "${!S[@]}"; do in[c]=1; done
+	set_of "$1"
+	for c in "${!S[@]}"; do
 		[ -z "${in[c]:-}" ] || out+=("$c")
 	done
 	[ ${#out[@]} -gt 0 ] && echo "${out[*]}" || echo "(empty)"
@@ -101,6 +118,11 @@ mask_of() {
 kernel_first_pus() {
 	local c sib first=()
 	local IFS=,
+	# Once per file (setup_file): bash's loops are slow in a guest.
+	if [ -n "${FIRST_PUS:-}" ]; then
+		echo "$FIRST_PUS"
+		return
+	fi
 	for c in $ALLOWED; do
 		read -r sib <"/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
 		sib=$(intersect "$sib" "$ALLOWED")
