@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # pinrun: build, test, install. GNU make.
-#   make                 build ./pinrun
+#   make                 build ./pinrun and view/libpinrun-view.so
 #   make check           unit tests and the bats suites
 #   make check-unit      the C unit tests only
 #   make check-vm        the suites in real kernels of other shapes (QEMU)
@@ -15,7 +15,8 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
-# pinrun-compare's Python package, and the VERSION file beside it.
+# pinrun-compare's Python package, the VERSION file beside it, and the CPU
+# view's library (view/view.c), which pinrun finds from where it is.
 COMPARELIBDIR ?= $(PREFIX)/lib/pinrun
 COMPARE_MODULES := $(wildcard tools/pinrun_compare/*.py)
 # The entry script finds it from where it is (DESTDIR or not).
@@ -57,7 +58,7 @@ HWLOC_SONAME = $(shell objdump -p $(HWLOC_LIBDIR)/libhwloc.so 2>/dev/null | \
 HWLOC_DEFS = -DHWLOC_LIBRARY='"$(HWLOC_SONAME)"'
 LIBS := -ldl
 ALL_CPPFLAGS := -D_GNU_SOURCE -DPINRUN_VERSION='"$(VERSION)"' \
-	$(HARDEN_CPPFLAGS) $(CPPFLAGS)
+	-DPINRUN_LIB_REL='"$(COMPARE_REL)"' $(HARDEN_CPPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS := -std=gnu11 $(ALL_CPPFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) \
 	$(WARNINGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS := $(HARDEN_LDFLAGS) $(LDFLAGS) $(SANFLAGS)
@@ -75,8 +76,16 @@ UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PURE_LIB := pinrun-pure.a
 UNIT_OBJS := $(PURE_LIB) errors.o message.o
 HELPERS := $(patsubst %.c,%,$(wildcard tests/helpers/*.c))
+# The CPU view, preloaded into other people's programs: position-
+# independent, only its overrides exported, never sanitized (ASan must
+# come first in a process, and these processes are not ours), with the
+# one CPU list reader and number reader built again for it.
+VIEW_LIB := view/libpinrun-view.so
+VIEW_OBJS := view/view.pic.o view/cpulist.pic.o view/num.pic.o
+VIEW_CFLAGS := -std=gnu11 $(ALL_CPPFLAGS) $(CFLAGS) $(WARNINGS) -fPIC \
+	-fvisibility=hidden -MMD -MP
 
-all: pinrun
+all: pinrun $(VIEW_LIB)
 
 # Rebuild everything when the compiler or its flags change (SAN=1 after a
 # plain build must not link old objects).
@@ -87,6 +96,15 @@ BUILD_ID = $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) $(ALL_LDFLAGS) \
 
 pinrun: $(OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+$(VIEW_LIB): $(VIEW_OBJS)
+	$(CC) -shared $(LDFLAGS) -Wl,--no-undefined -o $@ $(VIEW_OBJS) -ldl
+
+view/view.pic.o: view/view.c .build-flags
+	$(CC) $(VIEW_CFLAGS) -c -o $@ $<
+
+view/%.pic.o: %.c .build-flags
+	$(CC) $(VIEW_CFLAGS) -c -o $@ $<
 
 topology.o: topology.c .build-flags
 	@[ -n '$(HWLOC_SONAME)' ] || { echo "cannot find libhwloc.so in" \
@@ -109,7 +127,7 @@ tests/unit/%.o: tests/unit/%.c .build-flags
 tests/helpers/%: tests/helpers/%.c .build-flags
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -pthread
 
-check: pinrun $(UNIT_TESTS) $(HELPERS) check-purity
+check: pinrun $(VIEW_LIB) $(UNIT_TESTS) $(HELPERS) check-purity
 	PINRUN=$(CURDIR)/pinrun tests/run
 
 # The C unit tests alone, in seconds.
@@ -140,14 +158,15 @@ check-vm: pinrun $(HELPERS)
 		scripts/vm "$$s" --suites || exit 1; done
 
 format-check:
-	clang-format --dry-run -Werror *.c *.h tests/unit/*.c tests/unit/*.h \
+	clang-format --dry-run -Werror *.c *.h view/*.c tests/unit/*.c tests/unit/*.h \
 		tests/helpers/*.c scripts/*.c fuzz/*.c fuzz/*.h examples/http/*.c
 
-install: pinrun
+install: pinrun $(VIEW_LIB)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(COMPLETIONDIR)
 	$(INSTALL) -m 755 pinrun $(DESTDIR)$(BINDIR)/pinrun
 	$(INSTALL) -d $(DESTDIR)$(COMPARELIBDIR)/pinrun_compare
+	$(INSTALL) -m 644 $(VIEW_LIB) $(DESTDIR)$(COMPARELIBDIR)
 	$(INSTALL) -m 644 $(COMPARE_MODULES) \
 		$(DESTDIR)$(COMPARELIBDIR)/pinrun_compare
 	$(INSTALL) -m 644 VERSION $(DESTDIR)$(COMPARELIBDIR)/VERSION
@@ -169,7 +188,8 @@ uninstall:
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun \
 		$(DESTDIR)$(COMPLETIONDIR)/pinrun-compare
 	rm -rf $(DESTDIR)$(COMPARELIBDIR)/pinrun_compare
-	rm -f $(DESTDIR)$(COMPARELIBDIR)/VERSION
+	rm -f $(DESTDIR)$(COMPARELIBDIR)/VERSION \
+		$(DESTDIR)$(COMPARELIBDIR)/libpinrun-view.so
 	-rmdir $(DESTDIR)$(COMPARELIBDIR)
 
 # The committed tree (HEAD), as pinrun-VERSION/; it builds and passes
@@ -182,6 +202,7 @@ clean:
 	rm -rf tests/tmp
 	rm -f pinrun-$(VERSION).tar.gz
 	rm -f pinrun *.o *.d *.a .build-flags $(UNIT_TESTS) tests/unit/*.o \
+		$(VIEW_LIB) view/*.o view/*.d \
 		tests/unit/*.d $(HELPERS) tests/helpers/*.d
 
 help:
@@ -201,4 +222,4 @@ help:
 	print-pure-sources install uninstall dist clean FORCE
 .SECONDARY: $(UNIT_TESTS:=.o)
 
--include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)
+-include $(OBJS:.o=.d) $(UNIT_TESTS:=.d) $(VIEW_OBJS:.o=.d)
