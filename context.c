@@ -432,6 +432,7 @@ static void plan_tell(struct context *ctx, const struct options *o,
 				 .envp = environ,
 				 .gpu = -1,
 				 .nic = -1 };
+	char view[PATH_MAX];
 
 	if (ctx->near >= 0) {
 		enum topo_dev_type type = ctx->t->devs[ctx->near].type;
@@ -450,6 +451,22 @@ static void plan_tell(struct context *ctx, const struct options *o,
 			   sizeof(ctx->quota_where)) == 0) {
 		in.quota = ctx->quota;
 		in.period = ctx->period;
+	}
+	/* The view is this machine's: a plan for another has none. */
+	if (ctx->t->this_system && (o->tell & TELL_VIEW)) {
+		int r = host_view_library(view, sizeof(view));
+
+		if (r == 0)
+			in.view_library = view;
+		else
+			msg_note("warning: --tell: no CPU view (%s): programs "
+				 "that count CPUs from sysconf, /sys or /proc "
+				 "will count the machine's",
+				 r == -EINVAL
+				     ? "LD_PRELOAD cannot name its library, "
+				       "whose path has a space or a colon"
+				     : "its library, libpinrun-view.so, is "
+				       "not beside pinrun nor installed");
 	}
 	if (tell_compute(&in, &ctx->tell) < 0)
 		msg_die("out of memory");

@@ -867,6 +867,50 @@ static void walk_quota(bool v2, const char *path, unsigned long long *quota,
 	}
 }
 
+void host_unview(void)
+{
+	const char *view = getenv("PINRUN_VIEW");
+	char *saved;
+
+	if (!view || !(saved = strdup(view)))
+		return;
+	unsetenv("PINRUN_VIEW");
+	/* The library's first call reads the variable: now, unset. */
+	(void)sysconf(_SC_NPROCESSORS_ONLN);
+	setenv("PINRUN_VIEW", saved, 1);
+	free(saved);
+}
+
+int host_view_library(char *buf, size_t size)
+{
+	static const char *const where[] = { "view", PINRUN_LIB_REL };
+	char exe[PATH_MAX], path[PATH_MAX + 64], *dir;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	dir = strrchr(exe, '/');
+	if (!dir)
+		return -ENOENT;
+	*dir = '\0';
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		char real[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s/libpinrun-view.so", exe,
+			 where[i]);
+		if (!realpath(path, real) || access(real, R_OK) < 0)
+			continue;
+		if (strpbrk(real, " :\t\n"))
+			return -EINVAL;
+		if (strlen(real) >= size)
+			return -ENAMETOOLONG;
+		strcpy(buf, real);
+		return 0;
+	}
+	return -ENOENT;
+}
+
 int host_cpu_quota(unsigned long long *quota, unsigned long long *period,
 		   char *where, size_t size)
 {

@@ -123,6 +123,19 @@ enum host_gain host_privileged_program(const char *command);
  * Returns 0, or a negative errno when /proc/self/cgroup cannot be read. */
 int host_cpu_quota(unsigned long long *quota, unsigned long long *period,
 		   char *where, size_t size);
+/* The CPU view's library (view/view.c) that goes with this pinrun, as an
+ * absolute path in buf: beside it in the build tree
+ * (view/libpinrun-view.so), else where make install puts it (the
+ * directory PINRUN_LIB_REL names from pinrun's own). Returns 0, -ENOENT
+ * when there is none, -EINVAL when its path has a space or a colon
+ * (LD_PRELOAD splits there), -ENAMETOOLONG. */
+int host_view_library(char *buf, size_t size);
+/* pinrun sees the machine as it is: where an outer pinrun --tell preloaded
+ * its CPU view (PINRUN_VIEW set), make the view library, if loaded, settle
+ * on "no view" for this process and its forks (it reads PINRUN_VIEW once,
+ * at the first call that needs it), leaving the environment as it was for
+ * the command. Call first, before anything counts CPUs or reads /sys. */
+void host_unview(void);
 /* Close every descriptor from lo to hi (close_range, Linux 5.9; before
  * it, those /proc/self/fd lists). */
 void host_close_range(unsigned lo, unsigned hi);

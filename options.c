@@ -100,10 +100,10 @@ static const struct other_option {
 	{ "tell", optional_argument, OPT_TELL, "[=<what>]",
 	  "tell the command's thread pools the placement:\n"
 	  "                            OMP_NUM_THREADS, GOMAXPROCS, "
-	  "MAKEFLAGS...\n"
-	  "                            (what: "
-	  "omp,blas,go,java,rust,build,gpu,\n"
-	  "                            all)" },
+	  "MAKEFLAGS...,\n"
+	  "                            and show it as the machine to "
+	  "programs that\n"
+	  "                            count CPUs (see below)" },
 	{ "explain", no_argument, OPT_EXPLAIN, "", "tell why, on stderr" },
 	{ "json", no_argument, OPT_JSON, "",
 	  "print the plan as JSON, run nothing" },
@@ -157,6 +157,8 @@ static void print_option(int short_opt, const char *name, const char *arg,
 
 static void __attribute__((noreturn)) usage(void)
 {
+	char families[256];
+
 	printf("\nUsage:\n"
 	       " pinrun <policy> [options] [--] <command> [<argument>...]\n"
 	       " pinrun <policy> [options] --dry-run\n"
@@ -190,6 +192,10 @@ static void __attribute__((noreturn)) usage(void)
 	for (unsigned i = 0; i < emit_nformats; i++)
 		printf("  %-10s%s\n", emit_formats[i].name,
 		       emit_formats[i].help);
+	tell_families(",", ",", families, sizeof(families));
+	printf("\n<what> for --tell, comma-separated (all when not given):\n"
+	       "  %s\n",
+	       families);
 	printf("\nFor more details see pinrun(1).\n");
 	exit(PINRUN_EXIT_OK);
 }
@@ -628,6 +634,7 @@ static void parse_near(struct options *o, const char *arg)
 
 static void parse_tell(struct options *o, const char *arg)
 {
+	char families[256];
 	const char *bad;
 	size_t len;
 
@@ -637,10 +644,10 @@ static void parse_tell(struct options *o, const char *arg)
 		o->tell = TELL_ALL;
 		return;
 	}
+	tell_families(", ", " or ", families, sizeof(families));
 	if (tell_parse(arg, &o->tell, &bad, &len) < 0)
 		msg_usage("invalid --tell value '%s': '%s' is none of %s",
-			  msg_input(arg), msg_input_n(bad, len),
-			  tell_family_list());
+			  msg_input(arg), msg_input_n(bad, len), families);
 }
 
 /* --emit=FORMAT: an unknown format is refused with the list, one line. */

@@ -96,7 +96,10 @@ static void explain_tell(const struct context *ctx)
 		if (v->value)
 			msg_note("tell: %s=%s (%s%s)", v->name,
 				 msg_input(v->value), v->why,
-				 v->user ? ", appended to the user's" : "");
+				 v->appended   ? ", appended to the user's"
+				 : v->replaced ? ", in place of the one "
+						 "given"
+					       : "");
 		else
 			msg_note("tell: %s left as the user set it: %s",
 				 v->name, msg_input(v->user));
@@ -453,23 +456,30 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 		explain_tell(ctx);
 }
 
-/* nginx's "worker_processes auto" counts the online CPUs, not its mask:
- * under a placement of fewer, it starts more workers than CPUs. */
-static void explain_nginx(const struct context *ctx, const struct options *o,
-			  const struct policy_plan *plan)
+/* Programs that count the online CPUs (sysconf, /sys, /proc) rather than
+ * their mask start more workers than the placement has CPUs, unless
+ * --tell's view shows them the placement: say so, and for nginx what to
+ * give it. */
+static void explain_counting(const struct context *ctx, const struct options *o,
+			     const struct policy_plan *plan)
 {
 	const char *name = o->command ? strrchr(o->command[0], '/') : NULL;
 	unsigned online, n = cpulist_count(&plan->cpus);
 
-	if (!o->command)
-		return;
-	name = name ? name + 1 : o->command[0];
 	online = cpulist_count(&ctx->t->complete) -
 		 cpulist_count(&ctx->excluded[CONTEXT_EXCL_OFFLINE]);
-	if (!strcmp(name, "nginx") && n < online)
+	if (!o->command || n >= online || tell_viewing(&ctx->tell))
+		return;
+	name = name ? name + 1 : o->command[0];
+	msg_note("count: programs that count the machine's CPUs (nginx's "
+		 "worker_processes auto, Python's os.cpu_count() before "
+		 "3.13, pigz, pbzip2, zstd -T0, Node's os.cpus()) will count "
+		 "%u, not these %u: --tell shows them the placement",
+		 online, n);
+	if (!strcmp(name, "nginx"))
 		msg_note("nginx: 'worker_processes auto' counts the %u online "
 			 "CPUs, not these %u: give it -g 'worker_processes "
-			 "%u;'",
+			 "%u;', or run it under --tell",
 			 online, n, n);
 }
 
@@ -503,7 +513,7 @@ void output_explain(const struct context *ctx, const struct options *o,
 	objects = objects_text(t, &plan->cpus);
 	msg_note("cpus: %s (%s)", msg_cpus(&plan->cpus), objects);
 	free(objects);
-	explain_nginx(ctx, o, plan);
+	explain_counting(ctx, o, plan);
 	msg_note("time: %.2f ms to the topology (cache: %s), %.2f ms to plan",
 		 ctx->t_loaded - ctx->t_start, ctx->cache,
 		 ctx->t_planned - ctx->t_loaded);

@@ -78,6 +78,7 @@ int main(int argc, char **argv)
 	struct cpuset cpus;
 
 	msg_check_streams_at_exit();
+	host_unview();
 	o = options_parse(argc, argv);
 	if (context_plain_cpus(o, &cpus)) {
 		act_bind(0, &cpus);

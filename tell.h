@@ -20,16 +20,22 @@ enum tell_family {
 	TELL_RUST = 1 << 4,
 	TELL_BUILD = 1 << 5,
 	TELL_GPU = 1 << 6,
-	TELL_ALL = (1 << 7) - 1,
+	TELL_PYTHON = 1 << 7,
+	TELL_ERLANG = 1 << 8,
+	TELL_TOOLS = 1 << 9,
+	TELL_VIEW = 1 << 10,
+	TELL_ALL = (1 << 11) - 1,
 };
 
-/* Read WHAT, comma-separated family names (omp, blas, go, java, rust,
- * build, gpu, all). Returns 0, or -1 with *bad and *badlen the word that
- * is none (empty for an empty item). */
+/* Read WHAT, comma-separated family names (tell_families'). Returns
+ * 0, or -1 with *bad and *badlen the word that is none (empty for an
+ * empty item). */
 int tell_parse(const char *what, unsigned *families, const char **bad,
 	       size_t *badlen);
-/* "omp, blas, go, java, rust, build, gpu or all", for messages. */
-const char *tell_family_list(void);
+/* The families' names, from the table, all last: "omp, blas, ... or
+ * all" for messages (sep ", ", last " or "), "omp,blas,...,all" for
+ * --help (sep and last ","). Like snprintf. */
+size_t tell_families(const char *sep, const char *last, char *buf, size_t size);
 
 #define TELL_MAX_VARS 32
 
@@ -39,6 +45,8 @@ struct tell_var {
 			   * the user's stays */
 	const char *user; /* the user's value (in envp), or NULL */
 	const char *why;  /* for --explain: "the placement's cores" */
+	bool appended;	  /* value is the user's with pinrun's words added */
+	bool replaced;	  /* value replaces the user's (pinrun's own) */
 };
 
 struct tell_input {
@@ -52,6 +60,10 @@ struct tell_input {
 	char *const *envp; /* the environment the command would get */
 	int gpu;	   /* --near's GPU (devices_gpu_of), or -1 */
 	int nic;	   /* --near's device when it is a NIC's, or -1 */
+	/* The view library's path (view/view.c), for the view family;
+	 * NULL when there is none to preload (another machine's topology,
+	 * a build without it): the family then sets nothing. */
+	const char *view_library;
 };
 
 struct tell_result {
@@ -66,6 +78,9 @@ struct tell_result {
  * freed then). */
 int tell_compute(const struct tell_input *in, struct tell_result *r);
 void tell_free(struct tell_result *r);
+/* Whether r preloads the view (programs that count CPUs see the
+ * placement). */
+bool tell_viewing(const struct tell_result *r);
 
 /* A variable as a line a shell can eval ("export NAME=value", the value
  * in single quotes when it needs them); like snprintf. */

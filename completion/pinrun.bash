@@ -186,7 +186,7 @@ _pinrun_tell_values()
     local f head='' list=()
 
     [[ $cur == *,* ]] && head=${cur%,*},
-    for f in omp blas go java rust build gpu all; do
+    for f in omp blas go java rust build gpu python erlang tools view all; do
         [[ ,$head == *",$f,"* ]] || list+=("$head$f")
     done
     _pinrun_reply "${list[*]}"

@@ -199,11 +199,11 @@ srun"
 
 @test "completion: --tell= offers the families pinrun names, after a comma too" {
 	run complete_line "$PINRUN --hot --tell="
-	want=$(printf '%s\n' omp blas go java rust build gpu all)
+	want=$(printf '%s\n' omp blas go java rust build gpu python erlang tools view all)
 	assert_output "$want"
 	# The same families as pinrun's own refusal lists.
 	run --separate-stderr "$PINRUN" --hot --tell=x -n
-	[[ $stderr == *"is none of omp, blas, go, java, rust, build, gpu or all"* ]] || fail "$stderr"
+	[[ $stderr == *"is none of omp, blas, go, java, rust, build, gpu, python, erlang, tools, view or all"* ]] || fail "$stderr"
 	run complete_line "$PINRUN --hot --tell=omp,g"
 	assert_output "omp,go
 omp,gpu"

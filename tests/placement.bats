@@ -188,17 +188,18 @@ load lib/reference
 	assert_output "0-5"
 }
 
-@test "--explain names nginx's worker_processes auto when the placement has fewer CPUs than the machine" {
+@test "--explain names the programs that count the machine, and nginx's worker_processes auto, when the placement has fewer CPUs" {
 	local k=$TOPO/2pkg-4numa-arm-kunpeng920-32clusters-128c128pu.xml
 	run --separate-stderr "$PINRUN" --topology "$k" --same-chip --explain -n -- /usr/sbin/nginx -g 'daemon off;'
 	assert_success
 	assert_output "0-63"
-	[[ $stderr == *$'\n'"pinrun: nginx: 'worker_processes auto' counts the 128 online CPUs, not these 64: give it -g 'worker_processes 64;'"$'\n'* ]] || fail "$stderr"
-	# The whole machine, or another program: nothing to say.
+	[[ $stderr == *$'\n'"pinrun: count: programs that count the machine's CPUs (nginx's worker_processes auto, Python's os.cpu_count() before 3.13, pigz, pbzip2, zstd -T0, Node's os.cpus()) will count 128, not these 64: --tell shows them the placement"$'\n'"pinrun: nginx: 'worker_processes auto' counts the 128 online CPUs, not these 64: give it -g 'worker_processes 64;', or run it under --tell"$'\n'* ]] || fail "$stderr"
+	# The whole machine: nothing to say; another program: the count line.
 	run --separate-stderr "$PINRUN" --topology "$k" --cpus all --explain -n -- nginx
 	[[ $stderr != *"worker_processes"* ]] || fail "$stderr"
 	run --separate-stderr "$PINRUN" --topology "$k" --same-chip --explain -n -- ./nginx-like
-	[[ $stderr != *"worker_processes"* ]] || fail "$stderr"
+	[[ $stderr != *"pinrun: nginx:"* ]] || fail "$stderr"
+	[[ $stderr == *"pinrun: count: "* ]] || fail "$stderr"
 }
 
 # Output shapes

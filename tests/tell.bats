@@ -306,7 +306,12 @@ export GOMAXPROCS=36
 export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=36
 export RAYON_NUM_THREADS=36
 export CMAKE_BUILD_PARALLEL_LEVEL=36
-export MAKEFLAGS=-j36"
+export MAKEFLAGS=-j36
+export MESON_TESTTHREADS=36
+export PYTHON_CPU_COUNT=36
+export ERL_AFLAGS='+S 36:36'
+export PARALLEL=-j36
+export PIGZ=-p36"
 	[[ ${lines[1]} == "export OMP_PLACES='{18,54},{19,55},"*",{35,71}'" ]] || fail "${lines[1]}"
 	run env -i PATH="$PATH" "$PINRUN" --topology "$E5" --spread=3 --tell=go,rust -n
 	assert_output "export GOMAXPROCS=3
@@ -330,11 +335,13 @@ export OPENBLAS_NUM_THREADS=4
 export BLIS_NUM_THREADS=4
 export JAVA_TOOL_OPTIONS='-Xmx1g -XX:ActiveProcessorCount=4'
 export CMAKE_BUILD_PARALLEL_LEVEL=4
-export MAKEFLAGS='k -j4'"
+export MAKEFLAGS='k -j4'
+export MESON_TESTTHREADS=4"
 	# What already says it stays whole.
 	run env -i PATH="$PATH" JAVA_TOOL_OPTIONS="-XX:ActiveProcessorCount=9" MAKEFLAGS=" -j8 --jobserver-auth=3,4" \
 		"$PINRUN" --topology "$E5" --cpus 0-3 --tell=java,build -n
-	assert_output "export CMAKE_BUILD_PARALLEL_LEVEL=4"
+	assert_output "export CMAKE_BUILD_PARALLEL_LEVEL=4
+export MESON_TESTTHREADS=4"
 	run --separate-stderr env -i PATH="$PATH" OMP_NUM_THREADS=7 "$PINRUN" --topology "$E5" --cpus 0-3 --tell=omp --explain -n
 	assert_line -n 0 "export OMP_PLACES='{0},{1},{2},{3}'"
 	[[ $stderr == *"pinrun: tell: N = 4: the placement's 4 CPUs"$'\n'* ]] || fail "$stderr"
@@ -362,8 +369,8 @@ export MAKEFLAGS='k -j4'"
 }
 
 @test "--tell: wrong values and combinations are refused" {
-	bad_usage "invalid --tell value 'omp,cuda': 'cuda' is none of omp, blas, go, java, rust, build, gpu or all" --cpus 0 --tell=omp,cuda -n
-	bad_usage "invalid --tell value 'omp,': '' is none of omp, blas, go, java, rust, build, gpu or all" --cpus 0 --tell=omp, -n
+	bad_usage "invalid --tell value 'omp,cuda': 'cuda' is none of omp, blas, go, java, rust, build, gpu, python, erlang, tools, view or all" --cpus 0 --tell=omp,cuda -n
+	bad_usage "invalid --tell value 'omp,': '' is none of omp, blas, go, java, rust, build, gpu, python, erlang, tools, view or all" --cpus 0 --tell=omp, -n
 	bad_usage "--tell sets the environment of a command pinrun starts: it cannot change --pid's" --cpus 0 --tell --pid 1
 	bad_usage "--emit prints the plan in another tool's words and runs nothing: --tell does not apply" --cpus 0 --tell --emit=taskset
 	bad_usage "--tell given twice" --cpus 0 --tell --tell=omp -n
@@ -476,6 +483,23 @@ EOF
 	run in_cgroup "$d" env -u GOMAXPROCS "$PINRUN" --cpus "$FIRST,$SECOND" --tell=go -- "$BATS_TEST_TMPDIR/p"
 	assert_success
 	assert_output "1"
+}
+
+@test "--tell: the Erlang VM's schedulers are the placement capped by the cgroup's quota (ERL_AFLAGS)" {
+	# Debian 12's Erlang (OTP 25) counts its mask, not a CPU quota.
+	needs_program erl -- "scripts/install-deps --ci installs erlang-base"
+	needs_two_cpus
+	local d e='io:format("~p~n", [erlang:system_info(schedulers_online)]), halt().'
+	d=$(quota_cgroup 100000 100000) || skip_unless_works "cannot make a cgroup with a CPU quota here"
+	run in_cgroup "$d" env -u ERL_AFLAGS "$PINRUN" --cpus "$FIRST,$SECOND" -- erl -noshell -eval "$e"
+	assert_success
+	assert_output 2
+	run in_cgroup "$d" env -u ERL_AFLAGS "$PINRUN" --cpus "$FIRST,$SECOND" --tell=erlang -- erl -noshell -eval "$e"
+	assert_success
+	assert_output 1
+	# The user's +S stays.
+	run in_cgroup "$d" env ERL_AFLAGS="+S 2:2" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=erlang -- erl -noshell -eval "$e"
+	assert_output 2
 }
 
 @test "--tell --follow: every process gets the placement's counts, no places" {

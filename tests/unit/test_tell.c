@@ -18,11 +18,12 @@ static const char *value(const struct tell_result *r, const char *name)
 	return NULL;
 }
 
-TEST(tell_families)
+TEST(tell_family_names)
 {
 	const char *bad = NULL;
 	size_t len = 0;
 	unsigned f;
+	char list[256];
 
 	EXPECT(tell_parse("all", &f, &bad, &len) == 0 && f == TELL_ALL);
 	EXPECT(tell_parse("omp,go", &f, &bad, &len) == 0 &&
@@ -31,6 +32,88 @@ TEST(tell_families)
 	EXPECT(len == 4 && !strncmp(bad, "cuda", len));
 	EXPECT(tell_parse("", &f, &bad, &len) == -1 && len == 0);
 	EXPECT(tell_parse("go,", &f, &bad, &len) == -1 && len == 0);
+	EXPECT(tell_parse("python,erlang,tools,view", &f, &bad, &len) == 0 &&
+	       f == (TELL_PYTHON | TELL_ERLANG | TELL_TOOLS | TELL_VIEW));
+	/* The list messages and --help give, from the table. */
+	EXPECT(tell_families(", ", " or ", list, sizeof(list)) == strlen(list));
+	EXPECT(!strcmp(list, "omp, blas, go, java, rust, build, gpu, python, "
+			     "erlang, tools, view or all"));
+	EXPECT(tell_families(",", ",", NULL, 0) ==
+	       strlen("omp,blas,go,java,rust,build,gpu,python,erlang,tools,"
+		      "view,all"));
+	/* Every name it lists is one tell_parse takes. */
+	tell_families(",", ",", list, sizeof(list));
+	EXPECT(tell_parse(list, &f, &bad, &len) == 0 && f == TELL_ALL);
+}
+
+TEST(tell_programs_options)
+{
+	struct topology *t = build_machine(1, 1, 4, 1, false);
+	struct cpuset cpus = set_of("1-3");
+	char *env[] = { "PARALLEL=--joblog x", "PIGZ=--processes 8",
+			"ERL_AFLAGS=+A 4", NULL };
+	struct tell_input in = { .t = t,
+				 .cpus = &cpus,
+				 .families = TELL_ALL,
+				 .envp = env,
+				 .gpu = -1,
+				 .nic = -1 };
+	struct tell_result r;
+
+	EXPECT(tell_compute(&in, &r) == 0);
+	EXPECT(!strcmp(value(&r, "MESON_TESTTHREADS"), "3"));
+	EXPECT(!strcmp(value(&r, "PYTHON_CPU_COUNT"), "3"));
+	/* --joblog is no --jobs; --processes is pigz's -p. */
+	EXPECT(!strcmp(value(&r, "PARALLEL"), "--joblog x -j3"));
+	EXPECT(!strcmp(value(&r, "PIGZ"), "(kept)"));
+	EXPECT(!strcmp(value(&r, "ERL_AFLAGS"), "+A 4 +S 3:3"));
+	/* No library to preload (another machine's plan): no view. */
+	EXPECT(value(&r, "LD_PRELOAD") == NULL);
+	EXPECT(value(&r, "PINRUN_VIEW") == NULL);
+	tell_free(&r);
+	env[0] = "PARALLEL=-P2";
+	env[2] = "ERL_AFLAGS=+S 1:1";
+	EXPECT(tell_compute(&in, &r) == 0);
+	EXPECT(!strcmp(value(&r, "PARALLEL"), "(kept)"));
+	EXPECT(!strcmp(value(&r, "ERL_AFLAGS"), "(kept)"));
+	tell_free(&r);
+	tree_free(t);
+}
+
+TEST(tell_view)
+{
+	struct topology *t = build_machine(1, 1, 4, 1, false);
+	struct cpuset cpus = set_of("0,2-3");
+	char *env[] = { "LD_PRELOAD=/a.so:/b.so", "PINRUN_VIEW=0-3", NULL };
+	struct tell_input in = { .t = t,
+				 .cpus = &cpus,
+				 .families = TELL_VIEW,
+				 .envp = env,
+				 .gpu = -1,
+				 .nic = -1,
+				 .view_library = "/l/libpinrun-view.so" };
+	struct tell_result r;
+
+	EXPECT(tell_compute(&in, &r) == 0 && r.nvars == 2);
+	EXPECT(!strcmp(value(&r, "LD_PRELOAD"),
+		       "/a.so:/b.so /l/libpinrun-view.so"));
+	EXPECT(r.vars[0].appended && !r.vars[0].replaced);
+	/* An outer pinrun's view is not this placement's. */
+	EXPECT(!strcmp(value(&r, "PINRUN_VIEW"), "0,2-3"));
+	EXPECT(r.vars[1].replaced && !r.vars[1].appended);
+	tell_free(&r);
+	/* Already preloaded (an outer pinrun --tell): once is enough. */
+	env[0] = "LD_PRELOAD=/a.so:/l/libpinrun-view.so";
+	EXPECT(tell_compute(&in, &r) == 0);
+	EXPECT(!strcmp(value(&r, "LD_PRELOAD"), "(kept)"));
+	tell_free(&r);
+	/* A name that merely starts the same is another library. */
+	env[0] = "LD_PRELOAD=/l/libpinrun-view.so.old";
+	EXPECT(tell_compute(&in, &r) == 0);
+	EXPECT(!strcmp(value(&r, "LD_PRELOAD"),
+		       "/l/libpinrun-view.so.old /l/libpinrun-view.so"));
+	tell_free(&r);
+	tree_free(t);
 }
 
 TEST(tell_n_and_quota)
@@ -188,7 +271,9 @@ TEST(tell_gpus)
 int main(void)
 {
 	RUN(tell_gpus);
-	RUN(tell_families);
+	RUN(tell_family_names);
+	RUN(tell_programs_options);
+	RUN(tell_view);
 	RUN(tell_n_and_quota);
 	RUN(tell_user_values_and_follow);
 	RUN(tell_shell_lines);
