@@ -56,12 +56,14 @@ HWLOC_LIBDIR = $(shell $(PKG_CONFIG) --variable=libdir hwloc)
 HWLOC_SONAME = $(shell objdump -p $(HWLOC_LIBDIR)/libhwloc.so 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
 HWLOC_DEFS = -DHWLOC_LIBRARY='"$(HWLOC_SONAME)"'
-LIBS := -ldl
+LDLIBS := -ldl
 ALL_CPPFLAGS := -D_GNU_SOURCE -DPINRUN_VERSION='"$(VERSION)"' \
 	-DPINRUN_LIB_REL='"$(COMPARE_REL)"' $(HARDEN_CPPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS := -std=gnu11 $(ALL_CPPFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) \
 	$(WARNINGS) $(SANFLAGS) -MMD -MP
-ALL_LDFLAGS := $(HARDEN_LDFLAGS) $(LDFLAGS) $(SANFLAGS)
+# The user's CFLAGS reach the links too, as make's own rules have it (make
+# CFLAGS='-O1 -fsanitize=address' links).
+ALL_LDFLAGS := $(CFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidmap.o \
 	devices.o memory.o emit.o tell.o launcher.o \
@@ -82,23 +84,27 @@ HELPERS := $(patsubst %.c,%,$(wildcard tests/helpers/*.c))
 # one CPU list reader and number reader built again for it.
 VIEW_LIB := view/libpinrun-view.so
 VIEW_OBJS := view/view.pic.o view/cpulist.pic.o view/num.pic.o
-VIEW_CFLAGS := -std=gnu11 $(ALL_CPPFLAGS) $(CFLAGS) $(WARNINGS) -fPIC \
+VIEW_CFLAGS := -std=gnu11 $(ALL_CPPFLAGS) $(filter-out -fPIE,$(HARDEN_CFLAGS)) \
+	$(filter-out -fsanitize=%,$(CFLAGS)) $(WARNINGS) -fPIC \
 	-fvisibility=hidden -MMD -MP
+VIEW_LDFLAGS := $(filter-out -fsanitize=%,$(CFLAGS)) \
+	$(filter-out -pie,$(HARDEN_LDFLAGS)) $(filter-out -fsanitize=%,$(LDFLAGS))
 
 all: pinrun $(VIEW_LIB)
 
 # Rebuild everything when the compiler or its flags change (SAN=1 after a
 # plain build must not link old objects).
 BUILD_ID = $(CC) $(ALL_CFLAGS) $(HWLOC_CFLAGS) $(HWLOC_DEFS) $(ALL_LDFLAGS) \
-	$(LIBS)
+	$(LDLIBS)
 .build-flags: FORCE
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
 
 pinrun: $(OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(VIEW_LIB): $(VIEW_OBJS)
-	$(CC) -shared $(LDFLAGS) -Wl,--no-undefined -o $@ $(VIEW_OBJS) -ldl
+	$(CC) -shared $(VIEW_LDFLAGS) -Wl,--no-undefined -o $@ $(VIEW_OBJS) \
+		$(LDLIBS)
 
 view/view.pic.o: view/view.c .build-flags
 	$(CC) $(VIEW_CFLAGS) -c -o $@ $<
@@ -222,4 +228,4 @@ help:
 	print-pure-sources install uninstall dist clean FORCE
 .SECONDARY: $(UNIT_TESTS:=.o)
 
--include $(OBJS:.o=.d) $(UNIT_TESTS:=.d) $(VIEW_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(UNIT_TESTS:=.d) $(VIEW_OBJS:.o=.d) $(HELPERS:=.d)

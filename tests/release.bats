@@ -56,7 +56,7 @@ make_n() {
 	assert_output ""
 }
 
-@test "CPPFLAGS reach every compile, LDFLAGS every link, and neither drops a warning" {
+@test "CPPFLAGS reach every compile, LDFLAGS and CFLAGS every link, and neither drops a warning" {
 	local out compiles links
 	out=$(make_n CPPFLAGS='-DPINRUN_TEST_CPP=1' LDFLAGS='-Wl,--pinrun-test-ld' CFLAGS=-O1)
 	compiles=$(grep -E ' -c -o [^ ]+\.o ' <<<"$out")
@@ -68,6 +68,9 @@ make_n() {
 	run grep -vc -- '-Wall -Wextra' <<<"$compiles"
 	assert_output 0
 	run grep -vc -- '-Wl,--pinrun-test-ld' <<<"$links"
+	assert_output 0
+	# make CFLAGS='-O1 -fsanitize=address' must link.
+	run grep -vc -- ' -O1 ' <<<"$links"
 	assert_output 0
 	# The version is defined once, by the Makefile.
 	run grep -vc -- "-DPINRUN_VERSION='\"$VERSION\"'" <<<"$compiles"
