@@ -404,6 +404,8 @@ const char *cpulist_strerror(enum cpulist_err code)
 		return "it sets CPUs beyond the limit";
 	case CPULIST_E_MASK_ZERO:
 		return "no CPU set";
+	case CPULIST_E_NCODES: /* a count, not a code */
+		break;
 	}
 	return "unknown error";
 }

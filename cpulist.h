@@ -55,6 +55,7 @@ enum cpulist_err {
 	CPULIST_E_MASK_BAD_DIGIT,  /* "0xfg": at points to it */
 	CPULIST_E_MASK_TOO_LARGE,  /* sets a bit >= CPULIST_MAX */
 	CPULIST_E_MASK_ZERO,	   /* "0x0": no CPU at all */
+	CPULIST_E_NCODES	   /* how many: not a code */
 };
 
 struct cpulist_error {

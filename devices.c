@@ -367,6 +367,8 @@ const char *devices_strerror(enum devices_err code)
 		return "unknown device";
 	case DEVICES_E_AMBIGUOUS:
 		return "two devices have the name";
+	case DEVICES_E_NCODES: /* a count, not a code */
+		break;
 	}
 	return "unknown error";
 }

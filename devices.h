@@ -17,6 +17,7 @@ enum devices_err {
 	DEVICES_E_BAD_PCI,   /* "pci=X" where X is no bus id */
 	DEVICES_E_UNKNOWN,   /* no device of that name or bus id */
 	DEVICES_E_AMBIGUOUS, /* two OS devices have the name: first, second */
+	DEVICES_E_NCODES     /* how many: not a code */
 };
 
 struct devices_error {

@@ -104,6 +104,7 @@ static const char *cpulist_message(const char *in,
 		return say("invalid CPU mask '%s': it sets CPUs beyond %d", in,
 			   CPULIST_MAX - 1);
 	case CPULIST_OK:
+	case CPULIST_E_NCODES: /* a count, not a code */
 		break;
 	}
 	return say("invalid CPU list '%s'", in);
@@ -302,6 +303,7 @@ const char *errors_spec(const char *option, const struct topology *t,
 		return say("%s", location_strerror(e->code));
 	case LOCATION_E_CPULIST: /* above */
 	case LOCATION_OK:
+	case LOCATION_E_NCODES: /* a count, not a code */
 		break;
 	}
 	return say("invalid location '%s'", in);
@@ -381,6 +383,7 @@ const char *errors_policy(const struct policy_error *e,
 		return say("%s: no %s has a CPU in the allowed set %s", f->what,
 			   level, allowed);
 	case POLICY_OK:
+	case POLICY_E_NCODES: /* a count, not a code */
 		break;
 	}
 	return say("%s: failed", f->what);
@@ -454,6 +457,7 @@ const char *errors_launcher(const char *spec, const struct launcher_error *e,
 			   e->number2, e->units, units_word(pus, e->units),
 			   pus ? "" : " (--smt shares PUs instead)");
 	case LAUNCHER_OK:
+	case LAUNCHER_E_NCODES: /* a count, not a code */
 		break;
 	}
 	return say("--share %s: failed", in);
@@ -473,6 +477,8 @@ static const char *invalid_source(enum topo_source_kind kind)
 		return "not a valid synthetic description";
 	case TOPO_SRC_FSROOT:
 		return "not a saved sysfs tree";
+	case TOPO_SRC_NKINDS: /* a count, never a source */
+		break;
 	}
 	return topo_strerror(TOPO_E_INVALID);
 }
@@ -512,6 +518,7 @@ static void topo_reason(const struct topo_error *e, enum topo_source_kind kind,
 		snprintf(buf, size, "%s", topo_strerror(e->code));
 		return;
 	case TOPO_OK:
+	case TOPO_E_NCODES: /* a count, not a code */
 		break;
 	}
 	buf[0] = '\0';
@@ -524,7 +531,7 @@ static bool tar_name(const char *arg)
 	static const char *const ends[] = { ".tar",    ".tar.bz2", ".tbz2",
 					    ".tar.gz", ".tgz",	   ".tar.xz",
 					    ".tar.zst" };
-	size_t len = strlen(arg);
+	size_t len = arg ? strlen(arg) : 0;
 
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
 		if (len > strlen(ends[i]) &&
@@ -615,6 +622,7 @@ const char *errors_devices(const char *spec, const struct topology *t,
 			   "%s and %s: name the one meant as pci=<bus id>",
 			   in, machine, a, b);
 	case DEVICES_OK:
+	case DEVICES_E_NCODES: /* a count, not a code */
 		break;
 	}
 	return say("--near %s: failed", in);
@@ -665,6 +673,7 @@ const char *errors_memory(const char *arg, const struct topology *t,
 			   "kinds: %s)",
 			   in, machine, item, some);
 	case MEMORY_OK:
+	case MEMORY_E_NCODES: /* a count, not a code */
 		break;
 	}
 	return say("--mem=%s: failed", in);
@@ -700,6 +709,7 @@ const char *errors_follow(const struct follow_start *st,
 				   f->nproc_needs);
 		return say("%s: %s", why, sys);
 	case FOLLOW_OK:
+	case FOLLOW_NCODES: /* a count, not a code */
 		break;
 	}
 	return say("%s", why);

@@ -388,6 +388,8 @@ enum follow_why follow_why_of_gain(enum host_gain gain)
 		[HOST_GAIN_SETGID] = FOLLOW_SETGID,
 		[HOST_GAIN_CAPS] = FOLLOW_FILECAPS,
 	};
+	_Static_assert(sizeof(why) / sizeof(why[0]) == HOST_GAIN_NKINDS,
+		       "a reason for every gain");
 
 	return why[gain];
 }

@@ -79,10 +79,11 @@ struct follow_ops {
 /* Whether ptrace can be used here, and if not why: */
 enum follow_unavailable {
 	FOLLOW_OK,
-	FOLLOW_TRACED,	 /* pinrun is being traced already */
-	FOLLOW_DENIED,	 /* EPERM: seccomp, Yama, an LSM */
-	FOLLOW_NO_SEIZE, /* the kernel lacks PTRACE_SEIZE */
-	FOLLOW_NO_HELPER /* the helper could not be started */
+	FOLLOW_TRACED,	  /* pinrun is being traced already */
+	FOLLOW_DENIED,	  /* EPERM: seccomp, Yama, an LSM */
+	FOLLOW_NO_SEIZE,  /* the kernel lacks PTRACE_SEIZE */
+	FOLLOW_NO_HELPER, /* the helper could not be started */
+	FOLLOW_NCODES	  /* how many: not a code */
 };
 
 /* The reason phrase of a code: "ptrace is denied". (Here, not in
@@ -100,6 +101,8 @@ static inline const char *follow_strerror(enum follow_unavailable why)
 		return "the kernel has no PTRACE_SEIZE";
 	case FOLLOW_NO_HELPER:
 		return "cannot start the tracer";
+	case FOLLOW_NCODES: /* a count, not a code */
+		break;
 	}
 	return "unknown error";
 }

@@ -110,6 +110,7 @@ enum host_gain {
 	HOST_GAIN_SETUID,
 	HOST_GAIN_SETGID,
 	HOST_GAIN_CAPS,
+	HOST_GAIN_NKINDS /* how many: not a gain */
 };
 enum host_gain host_exec_gain(const char *path);
 /* What command, found as execvp would (PATH searched as glibc does),

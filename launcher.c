@@ -712,6 +712,8 @@ const char *launcher_name(enum launcher_kind kind)
 		[LAUNCHER_SLURM_JOB] = "Slurm",
 		[LAUNCHER_PARALLEL] = "GNU parallel",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == LAUNCHER_NKINDS,
+		       "a name for every launcher");
 
 	return names[kind];
 }
@@ -746,6 +748,8 @@ const char *launcher_strerror(enum launcher_err code)
 		return "out of memory";
 	case LAUNCHER_E_TOO_MANY:
 		return "more parts than units";
+	case LAUNCHER_E_NCODES: /* a count, not a code */
+		break;
 	}
 	return "unknown error";
 }
@@ -769,6 +773,8 @@ const char *launcher_why_strerror(enum launcher_why why)
 		return "expected masks or CPU numbers such as 0x1,0x2";
 	case LAUNCHER_WHY_NOT_HERE:
 		return "this task's entry has no CPU of this topology";
+	case LAUNCHER_WHY_NCODES: /* a count, not a code */
+		break;
 	}
 	return "invalid";
 }

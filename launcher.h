@@ -27,6 +27,7 @@ enum launcher_err {
 	LAUNCHER_E_BEYOND,    /* var's number is not below number2 (var2) */
 	LAUNCHER_E_NOMEM,
 	LAUNCHER_E_TOO_MANY, /* I/N (number/number2) over the units */
+	LAUNCHER_E_NCODES    /* how many: not a code */
 };
 
 /* Why a variable's text is wrong (LAUNCHER_E_BAD_VALUE). */
@@ -39,6 +40,7 @@ enum launcher_why {
 	LAUNCHER_WHY_BIND_TYPE,	 /* not a type Slurm sets */
 	LAUNCHER_WHY_BIND_ENTRY, /* an entry that is no mask or number */
 	LAUNCHER_WHY_NOT_HERE,	 /* names no CPU of the topology */
+	LAUNCHER_WHY_NCODES	 /* how many: not a code */
 };
 
 struct launcher_error {
@@ -82,6 +84,7 @@ enum launcher_kind {
 	LAUNCHER_SLURM_STEP, /* a task of an srun step */
 	LAUNCHER_SLURM_JOB,  /* a batch script or salloc shell */
 	LAUNCHER_PARALLEL,   /* PARALLEL_JOBSLOT with auto/N */
+	LAUNCHER_NKINDS	     /* how many: not a kind */
 };
 
 /* Who shares this process's mask, as the launcher bound its ranks. */

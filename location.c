@@ -1410,6 +1410,8 @@ const char *location_strerror(enum location_err code)
 		return "an operator needs a location after it";
 	case LOCATION_E_NOMEM:
 		return "out of memory";
+	case LOCATION_E_NCODES: /* a count, not a code */
+		break;
 	}
 	return "unknown error";
 }

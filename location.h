@@ -31,6 +31,7 @@ enum location_err {
 	LOCATION_E_CPULIST,	/* a list or mask: list says why */
 	LOCATION_E_OPERATOR,	/* "~" alone, or numactl's "!": at, len */
 	LOCATION_E_NOMEM,
+	LOCATION_E_NCODES /* how many: not a code */
 };
 
 /* Another tool's way of writing CPUs, recognized where it fails here:

@@ -172,6 +172,8 @@ const char *memory_strerror(enum memory_err code)
 		return "no such NUMA node";
 	case MEMORY_E_NO_KIND:
 		return "no NUMA node of the kind";
+	case MEMORY_E_NCODES: /* a count, not a code */
+		break;
 	}
 	return "unknown error";
 }

@@ -23,6 +23,7 @@ enum memory_err {
 	MEMORY_E_TOO_LARGE, /* a number >= MEMORY_MAX_NODES: at */
 	MEMORY_E_NO_NODE,   /* the topology has no node value */
 	MEMORY_E_NO_KIND,   /* no node of the kind at names */
+	MEMORY_E_NCODES	    /* how many: not a code */
 };
 
 struct memory_error {

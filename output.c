@@ -446,6 +446,8 @@ static void explain_choice(const struct context *ctx, const struct options *o,
 		else
 			msg_note("%s: as given", o->policy_text);
 		break;
+	case POLICY_NREASONS: /* a count, never a plan's reason */
+		break;
 	}
 	explain_spec(ctx, o);
 	if (o->policy != POLICY_NONE)
@@ -631,6 +633,8 @@ void output_json(const struct context *ctx, const struct options *o,
 		[POLICY_REASON_IDLE] = "idle",
 		[POLICY_REASON_FIRST] = "first",
 	};
+	_Static_assert(sizeof(reasons) / sizeof(reasons[0]) == POLICY_NREASONS,
+		       "a --json word for every reason");
 	const struct topology *t = ctx->t;
 	struct json j = { 0 };
 	struct cpuset nodes, slot;

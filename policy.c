@@ -629,6 +629,8 @@ const char *policy_strerror(enum policy_err code)
 		return "the current CPU is under no domain of the level";
 	case POLICY_E_NONE_ALLOWED:
 		return "no domain of the level has an allowed CPU";
+	case POLICY_E_NCODES: /* a count, not a code */
+		break;
 	}
 	return "unknown error";
 }

@@ -54,6 +54,7 @@ enum policy_reason {
 	POLICY_REASON_IDLE,    /* it was the least busy */
 	POLICY_REASON_FIRST,   /* first candidate: not this machine, or no
 				* sample */
+	POLICY_NREASONS	       /* how many: not a reason */
 };
 
 struct policy_plan {
@@ -83,6 +84,7 @@ enum policy_err {
 	POLICY_E_NOTHING,      /* the allowed set is empty */
 	POLICY_E_NOT_UNDER,    /* the current CPU (value) is in no domain */
 	POLICY_E_NONE_ALLOWED, /* no domain of the level has an allowed CPU */
+	POLICY_E_NCODES	       /* how many: not a code */
 };
 
 struct policy_error {

@@ -619,6 +619,8 @@ static enum topo_err set_source(hwloc_topology_t h, enum topo_source_kind kind,
 		if (synthetic_too_big(arg))
 			return TOPO_E_TOO_LARGE;
 		return hw.set_synthetic(h, arg) < 0 ? TOPO_E_INVALID : TOPO_OK;
+	case TOPO_SRC_NKINDS: /* a count, never a source */
+		break;
 	}
 	return TOPO_E_INVALID;
 }
@@ -631,6 +633,8 @@ static void describe(struct topology *t, enum topo_source_kind kind)
 		[TOPO_SRC_SYNTHETIC] = "synthetic description",
 		[TOPO_SRC_FSROOT] = "saved sysfs tree",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == TOPO_SRC_NKINDS,
+		       "a name for every topology source");
 	const char *env = NULL;
 
 	if (kind == TOPO_SRC_LIVE && !t->this_system)

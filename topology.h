@@ -21,6 +21,7 @@ enum topo_source_kind {
 	TOPO_SRC_XML,  /* an hwloc XML export */
 	TOPO_SRC_SYNTHETIC, /* an hwloc synthetic description */
 	TOPO_SRC_FSROOT,    /* a saved Linux /sys and /proc tree */
+	TOPO_SRC_NKINDS	    /* how many: not a source */
 };
 
 /* Guess the kind of a --topology argument: a directory is a sysfs tree, an

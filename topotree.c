@@ -396,6 +396,8 @@ const char *topo_strerror(enum topo_err code)
 		return "it has an object inside another of its own type";
 	case TOPO_E_TOO_LARGE:
 		return "too large for pinrun";
+	case TOPO_E_NCODES: /* a count, not a code */
+		break;
 	}
 	return "unknown error";
 }

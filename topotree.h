@@ -42,6 +42,7 @@ enum topo_err {
 	TOPO_E_DUP_PU,	  /* two PUs have the same CPU number */
 	TOPO_E_NESTED,	  /* an object inside another of its type */
 	TOPO_E_TOO_LARGE, /* beyond CPULIST_MAX CPUs or children */
+	TOPO_E_NCODES	  /* how many: not a code */
 };
 
 struct topo_error {
