@@ -87,6 +87,7 @@ enum make {
 	MAKE_PLACES,  /* OpenMP's places: the placement's cores */
 	MAKE_CLOSE,   /* "close" */
 	MAKE_OPT,     /* the user's value + the rule's opt and N: "-j4" */
+	MAKE_WORD,    /* the user's value + the rule's opt alone */
 	MAKE_MAKE,    /* the user's MAKEFLAGS + -jN */
 	MAKE_ERLANG,  /* the user's ERL_AFLAGS + "+S N:N" */
 	MAKE_CUDA,    /* the GPU's NVIDIA UUID, else its CUDA index */
@@ -160,6 +161,10 @@ static const struct rule {
 		 "/proc/cpuinfo show the placement" },
 	{ TELL_VIEW, "PINRUN_VIEW", MAKE_VIEW,
 	  .why = "the placement the CPU view shows" },
+	{ TELL_VIEW, "ASAN_OPTIONS", MAKE_WORD,
+	  .opt = "verify_asan_link_order=0", .says = "verify_asan_link_order",
+	  .why = "AddressSanitizer's programs run with the view loaded before "
+		 "their runtime" },
 };
 
 _Static_assert(sizeof(rules) / sizeof(rules[0]) <= TELL_MAX_VARS,
@@ -175,10 +180,9 @@ struct dev_facts {
 static bool applies(const struct tell_input *in, const struct rule *r,
 		    const struct dev_facts *f)
 {
-	switch (r->make) {
-	case MAKE_PRELOAD:
-	case MAKE_VIEW:
+	if (r->family == TELL_VIEW)
 		return in->view_library != NULL;
+	switch (r->make) {
 	case MAKE_CUDA:
 		return f->ids.cuda >= 0 || f->ids.nvidia_uuid[0];
 	case MAKE_ROCR:
@@ -288,6 +292,9 @@ static char *make_value(const struct tell_input *in, const struct rule *r,
 	case MAKE_OPT:
 		return format("%s%s%s%u", user ? user : "",
 			      user && *user ? " " : "", r->opt, n);
+	case MAKE_WORD:
+		return format("%s%s%s", user ? user : "",
+			      user && *user ? " " : "", r->opt);
 	case MAKE_MAKE:
 		return format("%s%s-j%u", user ? user : "",
 			      user && *user ? " " : "", n);
@@ -333,6 +340,8 @@ static bool user_says_it(const struct tell_input *in, const struct rule *r,
 	case MAKE_OPT:
 	case MAKE_ERLANG:
 		return has_word(user, r->says, false, false);
+	case MAKE_WORD: /* ASAN_OPTIONS: words split at colons too */
+		return has_word(user, r->says, true, false);
 	case MAKE_MAKE:
 		return make_has_jobs(user);
 	case MAKE_PRELOAD:

@@ -116,6 +116,26 @@ $FIRST"
 	[ -z "$stderr" ] || fail "$stderr"
 }
 
+@test "view: an AddressSanitizer program runs under the view and counts the placement" {
+	needs_two_cpus
+	printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' '#include <unistd.h>' \
+		'int main(void) { char *p = malloc(8); p[0] = 1; printf("%ld\n", sysconf(_SC_NPROCESSORS_ONLN)); free(p); return 0; }' >"$BATS_TEST_TMPDIR/asan.c"
+	gcc -fsanitize=address -o "$BATS_TEST_TMPDIR/asan" "$BATS_TEST_TMPDIR/asan.c" 2>"$BATS_TEST_TMPDIR/asan.log" ||
+		skip_unless_works "gcc -fsanitize=address failed: $(head -n 1 "$BATS_TEST_TMPDIR/asan.log")"
+	# ASan checks that its runtime is the first library; the view is
+	# before it, and --tell turns the check off (the user's other
+	# options stay).
+	run --separate-stderr env ASAN_OPTIONS=detect_leaks=1 "$PINRUN" --cpus "$SECOND" --tell -- \
+		sh -c '"$0"; echo "$ASAN_OPTIONS"' "$BATS_TEST_TMPDIR/asan"
+	assert_success
+	assert_output "1
+detect_leaks=1 verify_asan_link_order=0"
+	# Without that word, ASan refuses to start under the view.
+	run env ASAN_OPTIONS=verify_asan_link_order=1 "$PINRUN" --cpus "$SECOND" --tell -- "$BATS_TEST_TMPDIR/asan"
+	assert_failure
+	assert_output --partial "ASan runtime does not come first"
+}
+
 @test "view: the user's LD_PRELOAD stays first; a nested pinrun --tell shows its own placement, the library once" {
 	needs_two_cpus
 	printf 'int pinrun_test_lib;\n' | gcc -shared -fPIC -x c - -o "$BATS_TEST_TMPDIR/x.so"
@@ -148,10 +168,11 @@ $FIRST"
 
 @test "view: --dry-run --tell prints it for eval on this machine; a plan for another machine has none" {
 	needs_two_cpus
-	run env -u LD_PRELOAD "$PINRUN" --cpus "$SECOND" --tell=view -n
+	run env -u LD_PRELOAD -u ASAN_OPTIONS "$PINRUN" --cpus "$SECOND" --tell=view -n
 	assert_success
 	assert_output "export LD_PRELOAD=$VIEW_LIB
-export PINRUN_VIEW=$SECOND"
+export PINRUN_VIEW=$SECOND
+export ASAN_OPTIONS=verify_asan_link_order=0"
 	run env -u LD_PRELOAD PINRUN="$PINRUN" CPU="$SECOND" sh -c 'eval "$("$PINRUN" --cpus "$CPU" --tell=view -n)"; getconf _NPROCESSORS_ONLN'
 	assert_output 1
 	run "$PINRUN" --topology "$TOPO/2pkg-2numa-intel-e5-2695v4-smt2-36c72pu.xml" --cpus 0 --tell=view -n

@@ -94,14 +94,26 @@ TEST(tell_view)
 				 .view_library = "/l/libpinrun-view.so" };
 	struct tell_result r;
 
-	EXPECT(tell_compute(&in, &r) == 0 && r.nvars == 2);
+	EXPECT(tell_compute(&in, &r) == 0 && r.nvars == 3);
 	EXPECT(!strcmp(value(&r, "LD_PRELOAD"),
 		       "/a.so:/b.so /l/libpinrun-view.so"));
 	EXPECT(r.vars[0].appended && !r.vars[0].replaced);
 	/* An outer pinrun's view is not this placement's. */
 	EXPECT(!strcmp(value(&r, "PINRUN_VIEW"), "0,2-3"));
 	EXPECT(r.vars[1].replaced && !r.vars[1].appended);
+	/* ASan's check of its place among the libraries, off. */
+	EXPECT(!strcmp(value(&r, "ASAN_OPTIONS"), "verify_asan_link_order=0"));
 	tell_free(&r);
+	env[1] = "ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=1";
+	EXPECT(tell_compute(&in, &r) == 0);
+	EXPECT(!strcmp(value(&r, "ASAN_OPTIONS"), "(kept)"));
+	tell_free(&r);
+	env[1] = "ASAN_OPTIONS=detect_leaks=0";
+	EXPECT(tell_compute(&in, &r) == 0);
+	EXPECT(!strcmp(value(&r, "ASAN_OPTIONS"),
+		       "detect_leaks=0 verify_asan_link_order=0"));
+	tell_free(&r);
+	env[1] = "PINRUN_VIEW=0-3";
 	/* Already preloaded (an outer pinrun --tell): once is enough. */
 	env[0] = "LD_PRELOAD=/a.so:/l/libpinrun-view.so";
 	EXPECT(tell_compute(&in, &r) == 0);
