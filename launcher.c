@@ -7,6 +7,7 @@
  * environment and the flattened topology it is handed, and nothing else;
  * errors.c words what went wrong, output.c explains the decision.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -274,8 +275,11 @@ static void shared_object(const struct topology *t, struct launcher_decision *d,
  * cores by default for up to two processes, to NUMA nodes or packages
  * above); its mapping policy is in the environment when given. */
 static int openmpi(struct launcher_decision *d, char *const *envp,
-		   const struct topology *t, struct launcher_error *err)
+		   const struct topology *t, bool have_mask, const char *var,
+		   struct launcher_error *err)
 {
+	(void)have_mask;
+	(void)var;
 	const char *binding, *mapping;
 	bool bound;
 
@@ -312,10 +316,13 @@ static int openmpi(struct launcher_decision *d, char *const *envp,
  * -bind-to was given (it binds nothing by default), ranks round-robin over
  * the objects of -map-by, which defaults to -bind-to's. */
 static int hydra(struct launcher_decision *d, char *const *envp,
-		 const struct topology *t, struct launcher_error *err)
+		 const struct topology *t, bool have_mask, const char *var,
+		 struct launcher_error *err)
 {
 	bool bound;
 
+	(void)have_mask;
+	(void)var;
 	d->kind = LAUNCHER_HYDRA;
 	if (rank_pair(d, envp, "MPI_LOCALRANKID", "MPI_LOCALNRANKS", err) < 0 ||
 	    env_flag(d, envp, "HYDRA_USER_PROVIDED_BINDING", &bound, err) < 0)
@@ -567,10 +574,8 @@ static int slurm_binding(struct launcher_decision *d, char *const *envp,
  * SLURM_TASKS_PER_NODE and SLURM_NTASKS_PER_NODE are not). */
 static int slurm_step(struct launcher_decision *d, char *const *envp,
 		      const struct topology *t, bool have_mask,
-		      struct launcher_error *err)
+		      const char *step, struct launcher_error *err)
 {
-	const char *step =
-	    env_get(envp, "SLURM_STEP_ID") ? "SLURM_STEP_ID" : "SLURM_STEPID";
 	const char *list_var = "SLURM_STEP_TASKS_PER_NODE", *list, *node_text;
 	unsigned long node = 0, nodes;
 
@@ -608,6 +613,55 @@ static int slurm_step(struct launcher_decision *d, char *const *envp,
 	return slurm_binding(d, envp, t, have_mask, err);
 }
 
+/* A batch script or an salloc shell: the one process of the allocation
+ * (SLURM_LOCALID=0 is no step's rank). */
+static int slurm_job(struct launcher_decision *d, char *const *envp,
+		     const struct topology *t, bool have_mask, const char *job,
+		     struct launcher_error *err)
+{
+	(void)t;
+	(void)have_mask;
+	(void)err;
+	d->kind = LAUNCHER_SLURM_JOB;
+	d->binding = LAUNCHER_BINDING_ALONE;
+	d->ranks = 1;
+	d->count = 1;
+	note(d, envp, job);
+	note(d, envp, "SLURM_STEP_ID");
+	return 0;
+}
+
+/* The launchers --share auto reads, one row each, in the order they are
+ * looked for (MPI first: mpirun under srun sees both): the name messages
+ * give it, the variables that say it started this process (the first set
+ * is the decoder's var; the first of each row is "none of ..."'s), and
+ * the decoder of its variables. --share I/N and auto/N (GNU parallel)
+ * are named by the user, not found. */
+typedef int decoder(struct launcher_decision *d, char *const *envp,
+		    const struct topology *t, bool have_mask, const char *var,
+		    struct launcher_error *err);
+
+static const struct launcher_desc {
+	const char *name;
+	const char *vars[2];
+	decoder *decode;
+} launchers[] = {
+	[LAUNCHER_GIVEN] = { "--share", { NULL }, NULL },
+	[LAUNCHER_OPENMPI] = { "Open MPI",
+			       { "OMPI_COMM_WORLD_LOCAL_RANK" },
+			       openmpi },
+	[LAUNCHER_HYDRA] = { "Hydra", { "MPI_LOCALRANKID" }, hydra },
+	[LAUNCHER_SLURM_STEP] = { "Slurm",
+				  { "SLURM_STEP_ID", "SLURM_STEPID" },
+				  slurm_step },
+	[LAUNCHER_SLURM_JOB] = { "Slurm",
+				 { "SLURM_JOB_ID", "SLURM_JOBID" },
+				 slurm_job },
+	[LAUNCHER_PARALLEL] = { "GNU parallel", { NULL }, NULL },
+};
+_Static_assert(sizeof(launchers) / sizeof(launchers[0]) == LAUNCHER_NKINDS,
+	       "a row for every launcher");
+
 /* GNU parallel's job slot, from 1: part slot modulo N. */
 static int parallel(struct launcher_decision *d, char *const *envp,
 		    unsigned long count, struct launcher_error *err)
@@ -629,7 +683,6 @@ int launcher_decide(const struct launcher_spec *spec, char *const *envp,
 		    const struct topology *t, const struct cpuset *mask,
 		    struct launcher_decision *d, struct launcher_error *err)
 {
-	const char *job;
 	int r;
 
 	memset(d, 0, sizeof(*d));
@@ -645,28 +698,20 @@ int launcher_decide(const struct launcher_spec *spec, char *const *envp,
 		r = 0;
 	} else if (spec->mode == LAUNCHER_SHARE_AUTO_N) {
 		r = parallel(d, envp, spec->count, err);
-	} else if (env_get(envp, "OMPI_COMM_WORLD_LOCAL_RANK")) {
-		/* MPI first: mpirun under srun sees both. */
-		r = openmpi(d, envp, t, err);
-	} else if (env_get(envp, "MPI_LOCALRANKID")) {
-		r = hydra(d, envp, t, err);
-	} else if (env_get(envp, "SLURM_STEP_ID") ||
-		   env_get(envp, "SLURM_STEPID")) {
-		r = slurm_step(d, envp, t, mask != NULL, err);
-	} else if ((job = env_get(envp, "SLURM_JOB_ID")	 ? "SLURM_JOB_ID"
-			  : env_get(envp, "SLURM_JOBID") ? "SLURM_JOBID"
-							 : NULL)) {
-		/* A batch script or an salloc shell: the one process of
-		 * the allocation (SLURM_LOCALID=0 is no step's rank). */
-		d->kind = LAUNCHER_SLURM_JOB;
-		d->binding = LAUNCHER_BINDING_ALONE;
-		d->ranks = 1;
-		d->count = 1;
-		note(d, envp, job);
-		note(d, envp, "SLURM_STEP_ID");
-		r = 0;
 	} else {
-		return fail(err, LAUNCHER_E_NONE, NULL, NULL);
+		const struct launcher_desc *l = NULL;
+		const char *var = NULL;
+
+		for (size_t i = 0; i < LAUNCHER_NKINDS && !var; i++)
+			for (size_t v = 0; v < 2 && !var; v++)
+				if (launchers[i].vars[v] &&
+				    env_get(envp, launchers[i].vars[v])) {
+					l = &launchers[i];
+					var = l->vars[v];
+				}
+		if (!l)
+			return fail(err, LAUNCHER_E_NONE, NULL, NULL);
+		r = l->decode(d, envp, t, mask != NULL, var, err);
 	}
 	if (r < 0)
 		return -1;
@@ -704,18 +749,30 @@ int launcher_part(const struct topology *t, struct launcher_decision *d,
 
 const char *launcher_name(enum launcher_kind kind)
 {
-	static const char *const names[] = {
-		[LAUNCHER_GIVEN] = "--share",
-		[LAUNCHER_OPENMPI] = "Open MPI",
-		[LAUNCHER_HYDRA] = "Hydra",
-		[LAUNCHER_SLURM_STEP] = "Slurm",
-		[LAUNCHER_SLURM_JOB] = "Slurm",
-		[LAUNCHER_PARALLEL] = "GNU parallel",
-	};
-	_Static_assert(sizeof(names) / sizeof(names[0]) == LAUNCHER_NKINDS,
-		       "a name for every launcher");
+	return launchers[kind].name;
+}
 
-	return names[kind];
+/* "none of the launcher variables is set (A, B, ...; or auto/N with
+ * PARALLEL_JOBSLOT)", the first variable of each row, made once. */
+static const char *none_set(void)
+{
+	static char text[256];
+	size_t len;
+
+	if (text[0])
+		return text;
+	len = (size_t)snprintf(text, sizeof(text),
+			       "none of the launcher variables is set (");
+	for (size_t i = 0; i < LAUNCHER_NKINDS && len < sizeof(text); i++)
+		if (launchers[i].vars[0])
+			len += (size_t)snprintf(
+			    text + len, sizeof(text) - len, "%s%s",
+			    text[len - 1] == '(' ? "" : ", ",
+			    launchers[i].vars[0]);
+	if (len < sizeof(text))
+		snprintf(text + len, sizeof(text) - len,
+			 "; or auto/N with PARALLEL_JOBSLOT)");
+	return text;
 }
 
 const char *launcher_strerror(enum launcher_err code)
@@ -730,10 +787,7 @@ const char *launcher_strerror(enum launcher_err code)
 	case LAUNCHER_E_RANGE:
 		return "parts count from 1 to the number of parts";
 	case LAUNCHER_E_NONE:
-		return "none of the launcher variables is set "
-		       "(OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, "
-		       "SLURM_STEP_ID, SLURM_JOB_ID; or auto/N with "
-		       "PARALLEL_JOBSLOT)";
+		return none_set();
 	case LAUNCHER_E_NO_SLOT:
 		return "PARALLEL_JOBSLOT is not set (auto/N is for GNU "
 		       "parallel's jobs; auto reads Slurm's and MPI's "
