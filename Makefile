@@ -66,7 +66,7 @@ ALL_CFLAGS := -std=gnu11 $(ALL_CPPFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) \
 ALL_LDFLAGS := $(CFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) $(SANFLAGS)
 
 PURE_OBJS := cpulist.o topotree.o policy.o slotorder.o location.o suggest.o tidmap.o \
-	devices.o memory.o emit.o tell.o launcher.o \
+	devices.o memory.o emit.o tell.o launcher.o envp.o \
 	slots.o topofile.o json.o buf.o num.o
 OBJS := pinrun.o options.o context.o output.o act.o follower.o message.o \
 	errors.o host.o topology.o loader.o cache.o follow.o follow_notify.o \

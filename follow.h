@@ -10,7 +10,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "host.h"
+#include "gain.h"
 
 /* Why a task was let go before it ended. */
 enum follow_why {

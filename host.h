@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "cpulist.h"
+#include "gain.h"
 #include "mempolicy.h"
 
 int host_get_affinity(pid_t tid, struct cpuset *set);
@@ -100,18 +101,7 @@ int host_nproc(long long *limit, long long *running);
 /* Whether the running kernel's version is at least major.minor. */
 bool host_kernel_at_least(unsigned major, unsigned minor);
 
-/* What a program gives the credentials of the caller when it exec's it,
- * as the kernel decides: a set-user-ID or set-group-ID file (group
- * execute set) owned by another user or group than the caller's real
- * ones, or file capabilities beyond the caller's permitted set; nothing on
- * a nosuid mount, nor for a "#!" script. */
-enum host_gain {
-	HOST_GAIN_NONE,
-	HOST_GAIN_SETUID,
-	HOST_GAIN_SETGID,
-	HOST_GAIN_CAPS,
-	HOST_GAIN_NKINDS /* how many: not a gain */
-};
+/* What a program gives the caller's credentials at exec (gain.h). */
 enum host_gain host_exec_gain(const char *path);
 /* What command, found as execvp would (PATH searched as glibc does),
  * gains at exec (host_exec_gain). */

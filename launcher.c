@@ -12,24 +12,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "envp.h"
 #include "launcher.h"
 #include "num.h"
 #include "policy.h"
-
-static const char *env_get(char *const *envp, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (; envp && *envp; envp++)
-		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
-			return *envp + len + 1;
-	return NULL;
-}
-
-const char *launcher_getenv(char *const *envp, const char *name)
-{
-	return env_get(envp, name);
-}
 
 /* A plain decimal number of len characters, up to LAUNCHER_MAX. */
 static bool number(const char *s, size_t len, unsigned long *out,
@@ -115,7 +101,7 @@ int launcher_parse(const char *text, struct launcher_spec *spec,
 static const char *note(struct launcher_decision *d, char *const *envp,
 			const char *name)
 {
-	const char *value = env_get(envp, name);
+	const char *value = envp_get(envp, name);
 
 	if (d->nvars < LAUNCHER_VARS) {
 		d->vars[d->nvars].name = name;
@@ -143,7 +129,7 @@ static int env_number(struct launcher_decision *d, char *const *envp,
 static int env_flag(struct launcher_decision *d, char *const *envp,
 		    const char *name, bool *out, struct launcher_error *err)
 {
-	const char *v = env_get(envp, name);
+	const char *v = envp_get(envp, name);
 
 	*out = v && !strcmp(v, "1");
 	if (v && strcmp(v, "0") && strcmp(v, "1"))
@@ -159,13 +145,13 @@ static int rank_pair(struct launcher_decision *d, char *const *envp,
 {
 	if (env_number(d, envp, rank, false, &d->rank, err) < 0)
 		return -1;
-	if (!env_get(envp, size))
-		return missing(err, rank, env_get(envp, rank), size);
+	if (!envp_get(envp, size))
+		return missing(err, rank, envp_get(envp, rank), size);
 	if (env_number(d, envp, size, true, &d->ranks, err) < 0)
 		return -1;
 	if (d->rank >= d->ranks)
-		return beyond(err, rank, env_get(envp, rank), d->rank, size,
-			      env_get(envp, size), d->ranks);
+		return beyond(err, rank, envp_get(envp, rank), d->rank, size,
+			      envp_get(envp, size), d->ranks);
 	return 0;
 }
 
@@ -288,8 +274,8 @@ static int openmpi(struct launcher_decision *d, char *const *envp,
 		      "OMPI_COMM_WORLD_LOCAL_SIZE", err) < 0 ||
 	    env_flag(d, envp, "OMPI_MCA_orte_bound_at_launch", &bound, err) < 0)
 		return -1;
-	binding = env_get(envp, "OMPI_MCA_hwloc_base_binding_policy");
-	mapping = env_get(envp, "OMPI_MCA_rmaps_base_mapping_policy");
+	binding = envp_get(envp, "OMPI_MCA_hwloc_base_binding_policy");
+	mapping = envp_get(envp, "OMPI_MCA_rmaps_base_mapping_policy");
 	if (binding)
 		note(d, envp, "OMPI_MCA_hwloc_base_binding_policy");
 	if (mapping)
@@ -581,21 +567,22 @@ static int slurm_step(struct launcher_decision *d, char *const *envp,
 
 	d->kind = LAUNCHER_SLURM_STEP;
 	note(d, envp, step);
-	if (!env_get(envp, "SLURM_LOCALID"))
-		return missing(err, step, env_get(envp, step), "SLURM_LOCALID");
+	if (!envp_get(envp, "SLURM_LOCALID"))
+		return missing(err, step, envp_get(envp, step),
+			       "SLURM_LOCALID");
 	if (env_number(d, envp, "SLURM_LOCALID", false, &d->rank, err) < 0)
 		return -1;
-	list = env_get(envp, list_var);
+	list = envp_get(envp, list_var);
 	if (!list) {
 		list_var = "SLURM_TASKS_PER_NODE";
-		list = env_get(envp, list_var);
+		list = envp_get(envp, list_var);
 	}
 	if (!list)
 		return missing(err, "SLURM_LOCALID",
-			       env_get(envp, "SLURM_LOCALID"),
+			       envp_get(envp, "SLURM_LOCALID"),
 			       "SLURM_STEP_TASKS_PER_NODE");
 	note(d, envp, list_var);
-	node_text = env_get(envp, "SLURM_NODEID");
+	node_text = envp_get(envp, "SLURM_NODEID");
 	if (node_text &&
 	    env_number(d, envp, "SLURM_NODEID", false, &node, err) < 0)
 		return -1;
@@ -608,8 +595,8 @@ static int slurm_step(struct launcher_decision *d, char *const *envp,
 			      list, nodes);
 	if (d->rank >= d->ranks)
 		return beyond(err, "SLURM_LOCALID",
-			      env_get(envp, "SLURM_LOCALID"), d->rank, list_var,
-			      list, d->ranks);
+			      envp_get(envp, "SLURM_LOCALID"), d->rank,
+			      list_var, list, d->ranks);
 	return slurm_binding(d, envp, t, have_mask, err);
 }
 
@@ -670,7 +657,7 @@ static int parallel(struct launcher_decision *d, char *const *envp,
 
 	d->kind = LAUNCHER_PARALLEL;
 	d->binding = LAUNCHER_BINDING_NONE;
-	if (!env_get(envp, "PARALLEL_JOBSLOT"))
+	if (!envp_get(envp, "PARALLEL_JOBSLOT"))
 		return fail(err, LAUNCHER_E_NO_SLOT, "PARALLEL_JOBSLOT", NULL);
 	if (env_number(d, envp, "PARALLEL_JOBSLOT", true, &slot, err) < 0)
 		return -1;
@@ -705,7 +692,7 @@ int launcher_decide(const struct launcher_spec *spec, char *const *envp,
 		for (size_t i = 0; i < LAUNCHER_NKINDS && !var; i++)
 			for (size_t v = 0; v < 2 && !var; v++)
 				if (launchers[i].vars[v] &&
-				    env_get(envp, launchers[i].vars[v])) {
+				    envp_get(envp, launchers[i].vars[v])) {
 					l = &launchers[i];
 					var = l->vars[v];
 				}

@@ -144,10 +144,6 @@ int launcher_part(const struct topology *t, struct launcher_decision *d,
 		  const struct cpuset *allowed, bool pus, struct cpuset *part,
 		  struct launcher_error *err);
 
-/* The value of name in envp (an environment, as environ), or NULL: the
- * one getenv of the pure modules. */
-const char *launcher_getenv(char *const *envp, const char *name);
-
 /* "Open MPI", "Slurm", ... */
 const char *launcher_name(enum launcher_kind kind);
 

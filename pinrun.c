@@ -14,6 +14,7 @@
 #include "devices.h"
 #include "errors.h"
 #include "follower.h"
+#include "host.h"
 #include "list.h"
 #include "loader.h"
 #include "message.h"

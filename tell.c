@@ -21,7 +21,7 @@
 
 #include "devices.h"
 #include "emit.h"
-#include "launcher.h"
+#include "envp.h"
 #include "tell.h"
 
 static const struct {
@@ -389,7 +389,7 @@ int tell_compute(const struct tell_input *in, struct tell_result *r)
 			continue;
 		v->name = ru->name;
 		v->why = ru->why;
-		v->user = launcher_getenv(in->envp, ru->name);
+		v->user = envp_get(in->envp, ru->name);
 		r->nvars++;
 		if (user_says_it(in, ru, v->user))
 			continue;

@@ -92,12 +92,14 @@ includes() {
 	for f in follow.c follow_notify.c follow_start.c follow.h follow_notify.h follow_trace.h; do
 		while read -r h; do
 			case $h in
-			follow.h | follow_notify.h | follow_trace.h | host.h | tidmap.h | exitcode.h) ;;
+			follow.h | follow_notify.h | follow_trace.h | host.h | tidmap.h | exitcode.h | gain.h) ;;
 			*) fail "the tracer's $f includes $h" ;;
 			esac
 		done < <(includes "$f")
 	done
-	for f in exitcode.h mempolicy.h; do
+	# follow.h needs host.h's enum of what exec gives, not host.h.
+	if includes follow.h | grep -qx 'host\.h'; then fail "follow.h includes host.h"; fi
+	for f in exitcode.h mempolicy.h gain.h; do
 		[ -z "$(includes "$f")" ] || fail "$f, a leaf header, includes $(includes "$f")"
 	done
 }
@@ -138,7 +140,7 @@ unprefixed_constants() {
 		m=$(basename "$h" .h | tr '[:lower:]' '[:upper:]')
 		case $m in
 		TOPOTREE | TOPOLOGY) m=TOPO ;;
-		MEMPOLICY) m=HOST ;; # host.c's leaf header
+		MEMPOLICY | GAIN) m=HOST ;; # host.c's leaf headers
 		EXITCODE) m=PINRUN ;;
 		FOLLOW_NOTIFY) m=NOTIFY ;;
 		FOLLOW_TRACE) m=FOLLOW ;;
