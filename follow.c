@@ -309,10 +309,6 @@ static void first_stop(struct tracer *tr, pid_t tid, struct task *t)
 		t->thread = true;
 	if (tr->exit_event) /* inherited from the command: off */
 		ptrace(PTRACE_SETOPTIONS, tid, 0, FOLLOW_OPTIONS);
-	if (t->thread && !tr->ops->threads) {
-		resume(tr, tid, t, 0);
-		return;
-	}
 	/* A process whose creator has not reported creating it yet waits for
 	 * that event: the slot rule needs the parent. It comes within
 	 * microseconds (the parent is on its way out of fork). */

@@ -71,7 +71,6 @@ struct follow_ops {
 	 * nested pinrun follows its own tree); nested_ino 0: none. */
 	dev_t nested_dev;
 	ino_t nested_ino;
-	bool threads;	  /* place new threads too */
 	bool wait_all;	  /* trace until every task has ended */
 	bool want_detail; /* exec'd programs' paths, ended ones' rusage */
 };

@@ -48,7 +48,7 @@ struct follower {
 	struct report report;
 	const struct options *o;
 	struct cpuset whole; /* the placement, as a plain run binds it */
-	pid_t command, command_parent;
+	pid_t command_parent;
 	unsigned privileged, tracers, unplaced, listeners;
 	bool command_seen;  /* place was called for the command */
 	bool command_gone;  /* the command was let go (or ended) */
@@ -488,7 +488,6 @@ as_parent(const struct options *o, const struct policy_plan *plan,
 	int status, exec_error;
 	struct cpuset whole = plan->cpus;
 
-	f->command = 0;
 	if (follow_parent(ops, o->command, slots_mask(&f->slots, f->slots.n),
 			  &whole, o->follow_strict, &st, &status,
 			  &exec_error) < 0)
@@ -563,7 +562,6 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 	f.command_parent = getpid() == 1 || o->wait_all ? getpid() : getppid();
 	ops.keep_fd = fd;
 	ops.mask_bytes = f.slots.mask_bytes;
-	ops.threads = true; /* on_place answers for threads without --threads */
 	ops.affinity = o->threads ? on_affinity : NULL;
 	ops.wait_all = o->wait_all;
 	ops.want_detail = o->report != NULL;
@@ -605,7 +603,6 @@ void follower_start(const struct options *o, const struct policy_plan *plan)
 		/* Past a file size limit, a write fails (EFBIG), and the
 		 * helper goes on following. */
 		signal(SIGXFSZ, SIG_IGN);
-		f.command = st.command;
 		follow_run(&ops, &st);
 		follow_tell(&st, f.report.err ? REPORT_LOST : TREE_ENDED);
 		slots_free(&f.slots);
