@@ -57,6 +57,9 @@ enum {
 /* The policies' options are policy.c's table, from POLICY_HOT on: option
  * OPT_POLICY + i is policy POLICY_HOT + i. */
 #define NPOLICIES ((size_t)POLICY_NKINDS - POLICY_HOT)
+/* The policies' getopt values end before OPT_SMT's. */
+_Static_assert(NPOLICIES <= OPT_SMT - OPT_POLICY,
+	       "room for every policy's option before OPT_SMT");
 
 static enum policy_kind policy_at(size_t i)
 {
