@@ -139,7 +139,9 @@ detect_leaks=1 verify_asan_link_order=0"
 @test "view: the user's LD_PRELOAD stays first; a nested pinrun --tell shows its own placement, the library once" {
 	needs_two_cpus
 	printf 'int pinrun_test_lib;\n' | gcc -shared -fPIC -x c - -o "$BATS_TEST_TMPDIR/x.so"
-	run --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/x.so" "$PINRUN" --cpus "$FIRST,$SECOND" --tell=view -- \
+	# (ASAN_OPTIONS: a pinrun built with SAN=1 starts under a preload.)
+	run --separate-stderr env LD_PRELOAD="$BATS_TEST_TMPDIR/x.so" ASAN_OPTIONS=verify_asan_link_order=0 \
+		"$PINRUN" --cpus "$FIRST,$SECOND" --tell=view -- \
 		"$PINRUN" --cpus "$SECOND" --tell=view -- sh -c 'echo "$LD_PRELOAD|$PINRUN_VIEW"; getconf _NPROCESSORS_ONLN'
 	assert_success
 	assert_output "$BATS_TEST_TMPDIR/x.so $VIEW_LIB|$SECOND
