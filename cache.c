@@ -313,19 +313,25 @@ int cache_load(const struct cache *c, struct topology **out)
 
 struct entry {
 	char name[64];
-	time_t mtime;
+	struct timespec mtime;
 };
 
 static int newer_first(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
 
-	return x->mtime > y->mtime ? -1 : x->mtime < y->mtime;
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec > y->mtime.tv_sec ? -1 : 1;
+	return x->mtime.tv_nsec > y->mtime.tv_nsec   ? -1
+	       : x->mtime.tv_nsec < y->mtime.tv_nsec ? 1
+						     : 0;
 }
 
 /* Remove what is old: temporary files a dead launch left, entries written
- * long ago, and the oldest beyond PRUNE_KEEP. Failures do not matter. */
-static void prune(int dir)
+ * long ago, and the oldest beyond PRUNE_KEEP, never stored (the entry just
+ * written: entries written within the same second as it were once ranked
+ * by name, and it could go). Failures do not matter. */
+static void prune(int dir, const char *stored)
 {
 	struct entry *all = NULL;
 	size_t n = 0, cap = 0;
@@ -354,7 +360,7 @@ static void prune(int dir)
 			unlinkat(dir, e->d_name, 0);
 			continue;
 		}
-		if (tmp)
+		if (tmp || !strcmp(e->d_name, stored))
 			continue;
 		if (n == cap) {
 			struct entry *more =
@@ -366,12 +372,13 @@ static void prune(int dir)
 			cap = cap * 2 + 16;
 		}
 		snprintf(all[n].name, sizeof(all[n].name), "%s", e->d_name);
-		all[n++].mtime = st.st_mtime;
+		all[n++].mtime = st.st_mtim;
 	}
 	closedir(d);
-	if (n > PRUNE_KEEP) {
+	/* stored is one of the PRUNE_KEEP. */
+	if (n > PRUNE_KEEP - 1) {
 		qsort(all, n, sizeof(*all), newer_first);
-		for (size_t i = PRUNE_KEEP; i < n; i++)
+		for (size_t i = PRUNE_KEEP - 1; i < n; i++)
 			unlinkat(dir, all[i].name, 0);
 	}
 	free(all);
@@ -421,7 +428,7 @@ int cache_store(struct cache *c, const struct topology *t)
 		unlinkat(c->dir, tmp, 0);
 	free(buf);
 	if (!r)
-		prune(c->dir);
+		prune(c->dir, c->name);
 	return r;
 }
 

@@ -390,6 +390,21 @@ PY
 	[ -n "$(machine_file)" ]
 }
 
+@test "the entry just stored is never pruned, however many others look newer" {
+	local d=$XDG_CACHE_HOME/pinrun i
+	mkdir -p "$d"
+	chmod 700 "$XDG_CACHE_HOME" "$d"
+	for i in $(seq 1 70); do
+		printf 'x' >"$d/$(printf '%016x' "$i").topo"
+	done
+	# Newer than the entry about to be written (once, entries of the
+	# same second were ranked by name, and it could go).
+	touch -d '1 hour' "$d"/*.topo
+	[ "$(cache_state --same-chip)" = "miss, stored" ]
+	[ -n "$(machine_file)" ] || fail "the entry just stored was pruned"
+	[ "$(find "$d" -name '*.topo' | wc -l)" -eq 64 ]
+}
+
 @test "the key holds the cpuset's CPUs, not its path (a cgroup namespace)" {
 	local g=/sys/fs/cgroup/cpuset/pinrun-cachens-$$
 	load_allowed
