@@ -151,7 +151,7 @@ print-pure-sources:
 
 # The exec and follow suites with every pinrun process under valgrind's
 # memcheck (tests/tools/valgrind-pinrun): zero errors, no leak.
-check-valgrind: pinrun $(UNIT_TESTS) $(HELPERS)
+check-valgrind: pinrun $(VIEW_LIB) $(UNIT_TESTS) $(HELPERS)
 	rm -rf tests/tmp/valgrind && mkdir -p -m 1777 tests/tmp/valgrind
 	PINRUN=$(CURDIR)/tests/tools/valgrind-pinrun PINRUN_UNDER_VALGRIND=1 \
 	PINRUN_VG_LOGS=$(CURDIR)/tests/tmp/valgrind \
@@ -159,7 +159,7 @@ check-valgrind: pinrun $(UNIT_TESTS) $(HELPERS)
 
 # Every shape of tests/vm/ booted under QEMU, its suites run inside
 # (scripts/install-deps --ci brings QEMU and the kernel).
-check-vm: pinrun $(HELPERS)
+check-vm: pinrun $(VIEW_LIB) $(HELPERS)
 	for s in $$(scripts/vm --shapes | awk '{ print $$1 }'); do \
 		scripts/vm "$$s" --suites || exit 1; done
 
